@@ -1,0 +1,124 @@
+#include "cannbot/ops/op_spec.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace cannbot::ops {
+
+int64_t Shape::Size(const std::string& name) const {
+  auto it = sizes.find(name);
+  if (it == sizes.end()) {
+    std::fprintf(stderr, "cannbot: op catalog bug: shape '%s' has no size '%s'\n",
+                 label.c_str(), name.c_str());
+    std::abort();
+  }
+  return it->second;
+}
+
+float Shape::Scalar(const std::string& name) const {
+  auto it = scalars.find(name);
+  if (it == scalars.end()) {
+    std::fprintf(stderr, "cannbot: op catalog bug: shape '%s' has no scalar '%s'\n",
+                 label.c_str(), name.c_str());
+    std::abort();
+  }
+  return it->second;
+}
+
+std::string Shape::Describe() const {
+  std::ostringstream out;
+  const char* sep = "";
+  for (const auto& [name, value] : sizes) {
+    out << sep << name << '=' << value;
+    sep = " ";
+  }
+  for (const auto& [name, value] : scalars) {
+    out << sep << name << '=' << value;
+    sep = " ";
+  }
+  return out.str();
+}
+
+std::string Param::CType() const {
+  switch (kind) {
+    case ParamKind::kInput: return "const float*";
+    case ParamKind::kOutput: return "float*";
+    case ParamKind::kSize: return "int64_t";
+    case ParamKind::kScalar: return "float";
+  }
+  return "?";
+}
+
+std::string Distribution::Describe() const {
+  std::ostringstream out;
+  if (kind == Kind::kUniform) {
+    out << "uniform[" << a << ", " << b << ")";
+  } else {
+    out << "normal(mean " << a << ", sd " << b << ")";
+  }
+  if (!edge_values.empty() && edge_fraction > 0) {
+    out << " with " << edge_fraction * 100 << "% edge values {";
+    const char* sep = "";
+    for (float v : edge_values) {
+      out << sep << v;
+      sep = ", ";
+    }
+    out << "}";
+  }
+  return out.str();
+}
+
+std::string OpSpec::CSignature() const {
+  std::string sig = "void " + name + "(";
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (i > 0) sig += ", ";
+    sig += params[i].CType() + " " + params[i].name;
+  }
+  return sig + ")";
+}
+
+std::string OpSpec::ReferenceAsKernel() const {
+  std::string call = "cannbot_ref::" + name + "(";
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (i > 0) call += ", ";
+    call += params[i].name;
+  }
+  call += ")";
+  return reference_source + "\n\nextern \"C\" " + CSignature() + " {\n  " + call + ";\n}\n";
+}
+
+double OpSpec::Bytes(const Shape& shape) const {
+  double elements = 0;
+  for (const Param& p : params) {
+    if (p.IsTensor()) elements += static_cast<double>(p.elements(shape));
+  }
+  return elements * sizeof(float);
+}
+
+const Shape& OpSpec::PerfShape() const {
+  for (const Shape& s : shapes) {
+    if (s.perf) return s;
+  }
+  return shapes.back();  // the registry's self-check guarantees a perf shape exists
+}
+
+const Distribution& OpSpec::InputDistribution(const std::string& shape_label,
+                                              const std::string& input) const {
+  auto by_shape = input_overrides.find(shape_label);
+  if (by_shape != input_overrides.end()) {
+    auto it = by_shape->second.find(input);
+    if (it != by_shape->second.end()) return it->second;
+  }
+  return inputs.at(input);
+}
+
+std::vector<const Param*> OpSpec::ParamsOfKind(ParamKind kind) const {
+  std::vector<const Param*> out;
+  for (const Param& p : params) {
+    if (p.kind == kind) out.push_back(&p);
+  }
+  return out;
+}
+
+}  // namespace cannbot::ops

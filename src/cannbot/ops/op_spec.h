@@ -1,0 +1,111 @@
+// OpSpec: everything cannbot knows about one built-in operator, described as data.
+//
+// An OpSpec is the *contract* between a kernel author and the validator: the exact C
+// signature (derived from `params`), the shapes a kernel is checked on, how inputs are drawn,
+// how close outputs must be, how much work one call does, and a trusted reference kernel.
+// Kernels follow the CPU kernel ABI of docs/kernel-abi.md: contiguous row-major fp32 tensors,
+// inputs first, then outputs, then int64_t sizes, then float scalar attributes.
+//
+// Ownership: OpSpecs live in the immutable Registry (registry.h) for the whole process.
+// Thread-safety: immutable after construction; every member function is const and safe to
+// call from any thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cannbot/util/status.h"
+
+namespace cannbot::ops {
+
+enum class ParamKind {
+  kInput,   // const float*, read-only tensor
+  kOutput,  // float*, tensor the kernel must fill completely
+  kSize,    // int64_t size or integer attribute (stride, pad)
+  kScalar,  // float attribute (eps)
+};
+
+// Concrete values for the size and scalar parameters of one call.
+struct Shape {
+  std::string label;                     // "tiny", "odd", "perf", ...
+  std::map<std::string, int64_t> sizes;  // one entry per kSize param
+  std::map<std::string, float> scalars;  // one entry per kScalar param
+  bool perf = false;                     // the one shape the perf gate times
+
+  // The named size; aborts on a name the op does not declare (a catalog bug, not user input).
+  int64_t Size(const std::string& name) const;
+  float Scalar(const std::string& name) const;
+  // "rows=7 cols=33 eps=1e-05", for reports.
+  std::string Describe() const;
+};
+
+struct Param {
+  std::string name;
+  ParamKind kind;
+  // Number of fp32 elements of a tensor param for a shape; empty for sizes and scalars.
+  std::function<int64_t(const Shape&)> elements;
+
+  std::string CType() const;  // "const float*", "float*", "int64_t", "float"
+  bool IsTensor() const { return kind == ParamKind::kInput || kind == ParamKind::kOutput; }
+};
+
+// How the values of one input tensor are drawn. Edge values (huge magnitudes, zeros,
+// denormals) are sprinkled in to catch overflow and naive formulas.
+struct Distribution {
+  enum class Kind { kUniform, kNormal };
+  Kind kind = Kind::kUniform;
+  double a = -1.0;  // uniform: low bound;  normal: mean
+  double b = 1.0;   // uniform: high bound; normal: standard deviation
+  std::vector<float> edge_values;
+  double edge_fraction = 0.0;  // share of elements replaced by a random edge value
+
+  std::string Describe() const;
+};
+
+// |got - expected| <= atol + rtol * |expected|, element by element.
+struct Tolerance {
+  double atol = 1e-5;
+  double rtol = 1e-5;
+};
+
+// Pointers to the tensors of one call, in the order of the op's params.
+struct TensorArgs {
+  std::vector<const float*> inputs;
+  std::vector<float*> outputs;
+};
+
+using ReferenceFn = std::function<void(const TensorArgs&, const Shape&)>;
+
+struct OpSpec {
+  std::string name;      // also the extern "C" symbol a kernel must define
+  std::string summary;   // one line: what it computes
+  std::string semantics; // precise definition, with formulas and layouts, for people and prompts
+  std::vector<Param> params;
+  std::vector<Shape> shapes;  // at least: tiny, odd, one realistic, and exactly one perf shape
+  std::map<std::string, Distribution> inputs;  // by input param name
+  // Shape-specific overrides of `inputs` (e.g. a large-offset case for layernorm), by
+  // shape label then input name.
+  std::map<std::string, std::map<std::string, Distribution>> input_overrides;
+  std::function<Tolerance(const Shape&)> tolerance;
+  std::function<double(const Shape&)> flops;  // floating-point operations of one call
+  // Rejects shapes the op cannot take (e.g. a kernel larger than the padded image).
+  std::function<Status(const Shape&)> check_shape;
+  ReferenceFn reference;   // trusted, runs in the validating process
+  std::string reference_source;  // the reference's C++ text (namespace cannbot_ref)
+
+  // "void swish(const float* x, float* y, int64_t n)"
+  std::string CSignature() const;
+  // A translation unit exporting the reference under the op's extern "C" name.
+  std::string ReferenceAsKernel() const;
+  // Compulsory memory traffic of one call: every input read once, every output written once.
+  double Bytes(const Shape& shape) const;
+  const Shape& PerfShape() const;
+  const Distribution& InputDistribution(const std::string& shape_label,
+                                        const std::string& input) const;
+  std::vector<const Param*> ParamsOfKind(ParamKind kind) const;
+};
+
+}  // namespace cannbot::ops

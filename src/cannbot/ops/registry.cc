@@ -1,0 +1,110 @@
+#include "cannbot/ops/registry.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace cannbot::ops {
+namespace {
+
+Status CheckShape(const OpSpec& op, const Shape& shape) {
+  std::set<std::string> size_names;
+  std::set<std::string> scalar_names;
+  for (const Param& p : op.params) {
+    if (p.kind == ParamKind::kSize) size_names.insert(p.name);
+    if (p.kind == ParamKind::kScalar) scalar_names.insert(p.name);
+  }
+  const std::string where = op.name + " shape '" + shape.label + "'";
+  std::set<std::string> given_sizes;
+  for (const auto& [name, value] : shape.sizes) {
+    given_sizes.insert(name);
+    if (value < 0) return Status::Internal(where + ": negative size " + name);
+  }
+  std::set<std::string> given_scalars;
+  for (const auto& entry : shape.scalars) given_scalars.insert(entry.first);
+  if (given_sizes != size_names) return Status::Internal(where + ": sizes do not match params");
+  if (given_scalars != scalar_names) {
+    return Status::Internal(where + ": scalars do not match params");
+  }
+  for (const Param& p : op.params) {
+    if (p.IsTensor() && p.elements(shape) < 1) {
+      return Status::Internal(where + ": tensor " + p.name + " is empty");
+    }
+  }
+  if (op.check_shape) CANNBOT_RETURN_IF_ERROR(op.check_shape(shape).WithContext(where));
+  return Status::Ok();
+}
+
+Status CheckOp(const OpSpec& op) {
+  if (op.name.empty()) return Status::Internal("op without a name");
+  if (!op.reference || !op.tolerance || !op.flops) {
+    return Status::Internal(op.name + ": missing reference, tolerance or flops");
+  }
+  if (op.reference_source.empty()) return Status::Internal(op.name + ": no reference source");
+  int perf_shapes = 0;
+  for (const Shape& s : op.shapes) perf_shapes += s.perf ? 1 : 0;
+  if (perf_shapes != 1) return Status::Internal(op.name + ": needs exactly one perf shape");
+  if (op.shapes.size() < 4) return Status::Internal(op.name + ": needs >= 3 numeric shapes");
+  bool has_output = false;
+  for (const Param& p : op.params) {
+    if (p.IsTensor() && !p.elements) return Status::Internal(op.name + ": " + p.name);
+    if (p.kind == ParamKind::kInput && !op.inputs.count(p.name)) {
+      return Status::Internal(op.name + ": no distribution for input " + p.name);
+    }
+    has_output = has_output || p.kind == ParamKind::kOutput;
+  }
+  if (!has_output) return Status::Internal(op.name + ": no output");
+  for (const Shape& s : op.shapes) CANNBOT_RETURN_IF_ERROR(CheckShape(op, s));
+  return Status::Ok();
+}
+
+std::vector<OpSpec> BuiltInOps() {
+  std::vector<OpSpec> ops;
+  AddElementwiseOps(&ops);
+  AddNormalizationOps(&ops);
+  AddLinearOps(&ops);
+  AddConvolutionOps(&ops);
+  for (OpSpec& op : ops) op.reference_source = std::string(EmbeddedReferenceSource(op.name));
+  return ops;
+}
+
+}  // namespace
+
+Registry::Registry(std::vector<OpSpec> ops) : ops_(std::move(ops)) {}
+
+const Registry& Registry::BuiltIn() {
+  static const Registry* const registry = [] {
+    auto* r = new Registry(BuiltInOps());
+    Status s = r->Check();
+    if (!s.ok()) {
+      std::fprintf(stderr, "cannbot: built-in op catalog is broken: %s\n", s.ToString().c_str());
+      std::abort();
+    }
+    return r;
+  }();
+  return *registry;
+}
+
+const OpSpec* Registry::Find(std::string_view name) const {
+  for (const OpSpec& op : ops_) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Registry::Names() const {
+  std::vector<std::string> names;
+  for (const OpSpec& op : ops_) names.push_back(op.name);
+  return names;
+}
+
+Status Registry::Check() const {
+  std::set<std::string> seen;
+  for (const OpSpec& op : ops_) {
+    if (!seen.insert(op.name).second) return Status::Internal("duplicate op " + op.name);
+    CANNBOT_RETURN_IF_ERROR(CheckOp(op));
+  }
+  return Status::Ok();
+}
+
+}  // namespace cannbot::ops
