@@ -1,1 +1,268 @@
-int main() { return 0; }
+// cannbot-runner: the child process that loads and calls untrusted kernels.
+//
+// It confines itself first (resource limits, one CPU), then loads kernels only when the
+// parent asks, and answers requests over the descriptors described in runner_protocol.h.
+// It links nothing from the core library: the less code shares an address space with an
+// untrusted kernel, the less there is to subvert.
+#include <dlfcn.h>
+#include <ffi.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "cannbot/validator/runner_protocol.h"
+
+namespace proto = cannbot::runner_protocol;
+
+namespace {
+
+constexpr int kUsageExit = 64;
+
+struct Limits {
+  uint64_t nonce = 0;
+  int cpu = -1;
+  long cpu_seconds = 60;
+  long address_space_mb = 8192;
+  long max_output_bytes = 1 << 20;
+  long open_files = 64;
+};
+
+struct Kernel {
+  void* handle = nullptr;
+  void* entry = nullptr;
+  ffi_cif cif{};
+  std::vector<ffi_type*> types;
+  std::vector<proto::ArgKind> kinds;
+};
+
+[[noreturn]] void Die(const char* what) {
+  std::fprintf(stderr, "cannbot-runner: %s\n", what);
+  std::_Exit(kUsageExit);
+}
+
+bool ParseFlag(const char* arg, const char* name, long* out) {
+  size_t len = std::strlen(name);
+  if (std::strncmp(arg, name, len) != 0 || arg[len] != '=') return false;
+  char* end = nullptr;
+  *out = std::strtol(arg + len + 1, &end, 0);
+  if (*end != '\0') Die("bad number in flag");
+  return true;
+}
+
+Limits ParseArgs(int argc, char** argv) {
+  Limits limits;
+  for (int i = 1; i < argc; ++i) {
+    long value = 0;
+    const char* arg = argv[i];
+    if (std::strncmp(arg, "--nonce=", 8) == 0) {
+      limits.nonce = std::strtoull(arg + 8, nullptr, 16);
+    } else if (ParseFlag(arg, "--cpu", &value)) {
+      limits.cpu = static_cast<int>(value);
+    } else if (ParseFlag(arg, "--cpu-seconds", &value)) {
+      limits.cpu_seconds = value;
+    } else if (ParseFlag(arg, "--address-space-mb", &value)) {
+      limits.address_space_mb = value;
+    } else if (ParseFlag(arg, "--max-output-bytes", &value)) {
+      limits.max_output_bytes = value;
+    } else if (ParseFlag(arg, "--open-files", &value)) {
+      limits.open_files = value;
+    } else {
+      Die("unknown flag");
+    }
+  }
+  return limits;
+}
+
+void SetLimit(int resource, rlim_t value) {
+  rlimit limit{value, value};
+  setrlimit(resource, &limit);
+}
+
+void Confine(const Limits& limits) {
+  // Nothing but our three channels and stdio may be inherited.
+  close_range(proto::kChannelFd + 1, ~0u, 0);
+  SetLimit(RLIMIT_CORE, 0);
+  SetLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpu_seconds));
+  SetLimit(RLIMIT_AS, static_cast<rlim_t>(limits.address_space_mb) << 20);
+  // stdout/stderr go to a file: past this size the kernel gets SIGXFSZ.
+  SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(limits.max_output_bytes));
+  SetLimit(RLIMIT_NOFILE, static_cast<rlim_t>(limits.open_files));
+  if (limits.cpu >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(limits.cpu, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+  }
+}
+
+bool ReadAll(int fd, void* data, size_t size) {
+  auto* p = static_cast<char*>(data);
+  while (size > 0) {
+    ssize_t n = read(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+void WriteAll(int fd, const void* data, size_t size) {
+  auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    ssize_t n = write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) std::_Exit(kUsageExit);  // the parent is gone
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+}
+
+class Server {
+ public:
+  Server(uint64_t nonce, char* base, size_t size) : nonce_(nonce), base_(base), size_(size) {}
+
+  void Run() {
+    while (true) {
+      proto::Header header{};
+      if (!ReadAll(proto::kChannelFd, &header, sizeof(header))) return;  // parent closed
+      if (header.magic != proto::kMagic || header.nonce != nonce_ ||
+          header.size > proto::kMaxPayload) {
+        Die("malformed request");
+      }
+      payload_.resize(header.size);
+      if (header.size > 0 && !ReadAll(proto::kChannelFd, payload_.data(), header.size)) return;
+      sequence_ = header.sequence;
+      switch (static_cast<proto::Type>(header.type)) {
+        case proto::Type::kLoad: Load(); break;
+        case proto::Type::kCall: Call(); break;
+        case proto::Type::kQuit: return;
+        default: Reply(proto::Type::kError, "unknown request", 15);
+      }
+    }
+  }
+
+ private:
+  void Reply(proto::Type type, const void* data, size_t size) {
+    proto::Header header{proto::kMagic, static_cast<uint32_t>(type), nonce_,
+                         static_cast<uint32_t>(size), sequence_};
+    std::string message(reinterpret_cast<const char*>(&header), sizeof(header));
+    message.append(static_cast<const char*>(data), size);
+    WriteAll(proto::kChannelFd, message.data(), message.size());
+  }
+  void Error(const std::string& text) { Reply(proto::Type::kError, text.data(), text.size()); }
+
+  void Load() {
+    proto::LoadRequest request{};
+    if (payload_.size() < sizeof(request)) return Error("short load request");
+    std::memcpy(&request, payload_.data(), sizeof(request));
+    size_t need = sizeof(request) + request.path_size + request.symbol_size +
+                  size_t{request.arg_count} * sizeof(uint32_t);
+    if (payload_.size() != need || request.slot >= proto::kMaxSlots ||
+        request.arg_count > proto::kMaxArgs) {
+      return Error("malformed load request");
+    }
+    const char* p = payload_.data() + sizeof(request);
+    std::string path(p, request.path_size);
+    std::string symbol(p + request.path_size, request.symbol_size);
+    Kernel& kernel = kernels_[request.slot];
+    kernel = Kernel{};
+    const char* kinds = p + request.path_size + request.symbol_size;
+    for (uint32_t i = 0; i < request.arg_count; ++i) {
+      uint32_t kind = 0;
+      std::memcpy(&kind, kinds + i * sizeof(uint32_t), sizeof(kind));
+      kernel.kinds.push_back(static_cast<proto::ArgKind>(kind));
+      switch (static_cast<proto::ArgKind>(kind)) {
+        case proto::ArgKind::kTensor: kernel.types.push_back(&ffi_type_pointer); break;
+        case proto::ArgKind::kInt64: kernel.types.push_back(&ffi_type_sint64); break;
+        case proto::ArgKind::kFloat32: kernel.types.push_back(&ffi_type_float); break;
+        default: return Error("unknown argument kind");
+      }
+    }
+    // Static constructors of the kernel run here.
+    kernel.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (kernel.handle == nullptr) return Error(std::string("cannot load: ") + dlerror());
+    kernel.entry = dlsym(kernel.handle, symbol.c_str());
+    if (kernel.entry == nullptr) {
+      return Error("the shared object does not export the symbol '" + symbol + "'");
+    }
+    if (ffi_prep_cif(&kernel.cif, FFI_DEFAULT_ABI, request.arg_count, &ffi_type_void,
+                     kernel.types.data()) != FFI_OK) {
+      return Error("cannot prepare the call");
+    }
+    Reply(proto::Type::kOk, nullptr, 0);
+  }
+
+  void Call() {
+    proto::CallRequest request{};
+    if (payload_.size() < sizeof(request)) return Error("short call request");
+    std::memcpy(&request, payload_.data(), sizeof(request));
+    if (request.slot >= proto::kMaxSlots || kernels_[request.slot].entry == nullptr) {
+      return Error("no kernel loaded in that slot");
+    }
+    Kernel& kernel = kernels_[request.slot];
+    size_t count = size_t{request.set_count} * request.arg_count;
+    if (request.arg_count != kernel.kinds.size() || request.set_count == 0 ||
+        payload_.size() != sizeof(request) + count * sizeof(proto::Arg)) {
+      return Error("malformed call request");
+    }
+    // Decode every argument set up front so the timed loop does only the calls.
+    std::vector<uint64_t> storage(count);
+    std::vector<void*> pointers(count);
+    const char* args = payload_.data() + sizeof(request);
+    for (size_t i = 0; i < count; ++i) {
+      proto::Arg arg{};
+      std::memcpy(&arg, args + i * sizeof(arg), sizeof(arg));
+      if (static_cast<proto::ArgKind>(arg.kind) == proto::ArgKind::kTensor) {
+        if (arg.value >= size_) return Error("tensor offset outside the shared region");
+        void* pointer = base_ + arg.value;
+        std::memcpy(&storage[i], &pointer, sizeof(pointer));
+      } else {
+        storage[i] = arg.value;  // int64 and float bits are both read from the low bytes
+      }
+      pointers[i] = &storage[i];
+    }
+    timespec start{}, end{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (uint32_t r = 0; r < request.repetitions; ++r) {
+      void** set = pointers.data() + (r % request.set_count) * request.arg_count;
+      ffi_call(&kernel.cif, FFI_FN(kernel.entry), nullptr, set);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    proto::CallReply reply{static_cast<uint64_t>((end.tv_sec - start.tv_sec) * 1000000000LL +
+                                                 (end.tv_nsec - start.tv_nsec))};
+    Reply(proto::Type::kOk, &reply, sizeof(reply));
+  }
+
+  uint64_t nonce_;
+  char* base_;
+  size_t size_;
+  uint32_t sequence_ = 0;
+  std::vector<char> payload_;
+  Kernel kernels_[proto::kMaxSlots];
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Limits limits = ParseArgs(argc, argv);
+  Confine(limits);
+  struct stat st {};
+  if (fstat(proto::kSharedMemoryFd, &st) != 0 || st.st_size <= 0) Die("no shared region");
+  void* base = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ | PROT_WRITE,
+                    MAP_SHARED, proto::kSharedMemoryFd, 0);
+  if (base == MAP_FAILED) Die("cannot map the shared region");
+  Server server(limits.nonce, static_cast<char*>(base), static_cast<size_t>(st.st_size));
+  server.Run();
+  return 0;
+}

@@ -10,6 +10,7 @@ const char* Status::CodeName(Code code) {
     case Code::kIoError: return "io_error";
     case Code::kTimeout: return "timeout";
     case Code::kUnavailable: return "unavailable";
+    case Code::kAborted: return "aborted";
     case Code::kInternal: return "internal";
   }
   return "internal";

@@ -23,6 +23,7 @@ class Status {
     kIoError,          // the operating system refused (open, write, spawn)
     kTimeout,          // a time limit ran out
     kUnavailable,      // a dependency (server, store) cannot be reached right now
+    kAborted,          // untrusted code misbehaved: crashed, hung, or broke the protocol
     kInternal,         // a bug or an invariant that did not hold
   };
 
@@ -33,6 +34,7 @@ class Status {
   static Status IoError(std::string msg) { return {Code::kIoError, std::move(msg)}; }
   static Status Timeout(std::string msg) { return {Code::kTimeout, std::move(msg)}; }
   static Status Unavailable(std::string msg) { return {Code::kUnavailable, std::move(msg)}; }
+  static Status Aborted(std::string msg) { return {Code::kAborted, std::move(msg)}; }
   static Status Internal(std::string msg) { return {Code::kInternal, std::move(msg)}; }
 
   bool ok() const { return code_ == Code::kOk; }

@@ -1,0 +1,101 @@
+#include "cannbot/store/store.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+namespace cannbot::store {
+namespace {
+
+// Schema history; append only. Version i+1 is reached by running kMigrations[i].
+const std::vector<std::string>& Migrations() {
+  static const std::vector<std::string> kMigrations = {
+      R"sql(
+CREATE TABLE compile_cache (
+  key TEXT PRIMARY KEY,
+  ok INTEGER NOT NULL,
+  shared_object BLOB,
+  log TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  seconds REAL NOT NULL,
+  created_at INTEGER NOT NULL DEFAULT (strftime('%s','now'))
+);
+CREATE TABLE machine_models (
+  machine_id TEXT PRIMARY KEY,
+  model_json TEXT NOT NULL,
+  measured_at INTEGER NOT NULL DEFAULT (strftime('%s','now'))
+);
+)sql",
+  };
+  return kMigrations;
+}
+
+std::string EnvOr(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return (value && *value) ? value : fallback;
+}
+
+}  // namespace
+
+std::string Store::DefaultPath() {
+  std::string home = EnvOr("CANNBOT_HOME", "");
+  if (home.empty()) {
+    std::string cache = EnvOr("XDG_CACHE_HOME", EnvOr("HOME", "/tmp") + "/.cache");
+    home = cache + "/cannbot";
+  }
+  return home + "/cannbot.db";
+}
+
+Result<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(parent, error);
+    if (error) {
+      return Status::IoError("cannot create the store directory " + parent.string() + ": " +
+                             error.message());
+    }
+  }
+  auto db = Database::Open(path, Migrations());
+  if (!db.ok()) return db.status();
+  return std::unique_ptr<Store>(new Store(std::move(db).value()));
+}
+
+Result<std::optional<CompiledEntry>> Store::FindCompiled(const std::string& key) {
+  auto rows = db_->Query(
+      "SELECT ok, shared_object, log, reason, seconds FROM compile_cache WHERE key = ?", {key});
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::optional<CompiledEntry>();
+  const Row& row = (*rows)[0];
+  CompiledEntry entry;
+  entry.ok = IntAt(row, 0) != 0;
+  entry.shared_object = TextAt(row, 1);
+  entry.log = TextAt(row, 2);
+  entry.reason = TextAt(row, 3);
+  entry.seconds = DoubleAt(row, 4);
+  return std::optional<CompiledEntry>(std::move(entry));
+}
+
+Status Store::PutCompiled(const std::string& key, const CompiledEntry& entry) {
+  return db_->Execute(
+      "INSERT OR REPLACE INTO compile_cache (key, ok, shared_object, log, reason, seconds) "
+      "VALUES (?, ?, ?, ?, ?, ?)",
+      {key, int64_t{entry.ok ? 1 : 0}, Blob{entry.shared_object}, entry.log, entry.reason,
+       entry.seconds});
+}
+
+Result<std::optional<std::string>> Store::FindMachineModel(const std::string& machine_id) {
+  auto rows =
+      db_->Query("SELECT model_json FROM machine_models WHERE machine_id = ?", {machine_id});
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::optional<std::string>();
+  return std::optional<std::string>(TextAt((*rows)[0], 0));
+}
+
+Status Store::PutMachineModel(const std::string& machine_id, const std::string& json) {
+  return db_->Execute(
+      "INSERT OR REPLACE INTO machine_models (machine_id, model_json) VALUES (?, ?)",
+      {machine_id, json});
+}
+
+}  // namespace cannbot::store

@@ -1,0 +1,117 @@
+#include "cannbot/util/fs.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+namespace cannbot {
+namespace {
+
+std::string Errno() { return std::strerror(errno); }
+
+}  // namespace
+
+Result<std::string> ReadFile(const std::string& path, size_t max_bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return Status::NotFound(path + ": no such file");
+    return Status::IoError(path + ": " + Errno());
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status::InvalidArgument(path + ": is a directory, not a file");
+  }
+  std::string data;
+  char buffer[1 << 16];
+  while (true) {
+    ssize_t got = ::read(fd, buffer, sizeof(buffer));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      std::string why = Errno();
+      ::close(fd);
+      return Status::IoError(path + ": " + why);
+    }
+    if (got == 0) break;
+    if (data.size() + static_cast<size_t>(got) > max_bytes) {
+      ::close(fd);
+      return Status::InvalidArgument(path + ": larger than " + std::to_string(max_bytes) +
+                                     " bytes");
+    }
+    data.append(buffer, static_cast<size_t>(got));
+  }
+  ::close(fd);
+  return data;
+}
+
+Status WriteFile(const std::string& path, const std::string& data) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::IoError(path + ": " + Errno());
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      std::string why = Errno();
+      ::close(fd);
+      return Status::IoError(path + ": " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) return Status::IoError(path + ": " + Errno());
+  return Status::Ok();
+}
+
+bool PathExists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+Result<TempDir> TempDir::Create(const std::string& prefix) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string base = (tmp && *tmp) ? tmp : "/tmp";
+  std::string pattern = base + "/" + prefix + "-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return Status::IoError("cannot create a temporary directory in " + base + ": " + Errno());
+  }
+  return TempDir(pattern);
+}
+
+TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)), keep_(other.keep_) {
+  other.path_.clear();
+}
+
+TempDir& TempDir::operator=(TempDir&& other) noexcept {
+  if (this != &other) {
+    if (!path_.empty() && !keep_) RemoveAll(path_);
+    path_ = std::move(other.path_);
+    keep_ = other.keep_;
+    other.path_.clear();
+  }
+  return *this;
+}
+
+TempDir::~TempDir() {
+  if (!path_.empty() && !keep_) RemoveAll(path_);
+}
+
+void RemoveAll(const std::string& path) {
+  std::error_code ignored;
+  std::filesystem::remove_all(path, ignored);
+}
+
+std::string ExecutableDir() {
+  char buffer[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (n <= 0) return ".";
+  std::string path(buffer, static_cast<size_t>(n));
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+}  // namespace cannbot

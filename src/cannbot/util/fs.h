@@ -1,0 +1,49 @@
+// File-system helpers for the core: whole-file reads and writes, and private temporary
+// directories that clean themselves up.
+//
+// Errors come back as Status naming the path and the operating system's reason.
+// Thread-safety: free functions are thread-safe; a TempDir is owned by one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "cannbot/util/status.h"
+
+namespace cannbot {
+
+// Reads a whole file; fails with NotFound when it does not exist, InvalidArgument when it is
+// larger than `max_bytes` or is a directory.
+Result<std::string> ReadFile(const std::string& path, size_t max_bytes = 64u << 20);
+// Writes `data` to `path` (mode 0600), replacing it.
+Status WriteFile(const std::string& path, const std::string& data);
+bool PathExists(const std::string& path);
+
+// A directory created with mode 0700 under $TMPDIR (or /tmp), removed recursively when the
+// object dies unless Keep() was called.
+class TempDir {
+ public:
+  static Result<TempDir> Create(const std::string& prefix);
+  TempDir(TempDir&& other) noexcept;
+  TempDir& operator=(TempDir&& other) noexcept;
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir();
+
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+  void Keep() { keep_ = true; }
+
+ private:
+  explicit TempDir(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+  bool keep_ = false;
+};
+
+// Removes a file or directory tree; missing paths are fine.
+void RemoveAll(const std::string& path);
+
+// Directory of the running executable (from /proc/self/exe), without a trailing slash.
+std::string ExecutableDir();
+
+}  // namespace cannbot

@@ -1,0 +1,90 @@
+#include "cannbot/validator/compare.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "cannbot/validator/tensor_layout.h"
+
+namespace cannbot::validator {
+namespace {
+
+bool ElementOk(double expected, double got, const ops::Tolerance& tolerance) {
+  if (std::isnan(expected)) return std::isnan(got);
+  if (std::isinf(expected)) return got == expected;
+  if (!std::isfinite(got)) return false;
+  return std::fabs(got - expected) <= tolerance.atol + tolerance.rtol * std::fabs(expected);
+}
+
+std::string Number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", v);
+  return text;
+}
+
+}  // namespace
+
+Comparison CompareOutputs(const float* expected, const float* got, int64_t elements,
+                          const ops::Tolerance& tolerance) {
+  Comparison c;
+  c.elements = elements;
+  double rel_sum = 0;
+  int64_t rel_count = 0;
+  for (int64_t i = 0; i < elements; ++i) {
+    const double e = expected[i];
+    const double g = got[i];
+    if (!ElementOk(e, g, tolerance)) {
+      ++c.mismatches;
+      const bool poison = IsPoison(got[i]);
+      if (poison) ++c.never_written;
+      if (!c.first_bad) c.first_bad = ElementMismatch{i, e, g, poison};
+    }
+    if (std::isfinite(e) && std::isfinite(g)) {
+      const double abs_error = std::fabs(g - e);
+      const double rel_error = abs_error / std::fmax(std::fabs(e), 1e-6);
+      c.max_abs_error = std::fmax(c.max_abs_error, abs_error);
+      c.max_rel_error = std::fmax(c.max_rel_error, rel_error);
+      rel_sum += rel_error;
+      ++rel_count;
+    } else if (std::isfinite(e) != std::isfinite(g) || std::isnan(e) != std::isnan(g)) {
+      c.max_abs_error = INFINITY;
+      c.max_rel_error = INFINITY;
+    }
+  }
+  c.mean_rel_error = rel_count > 0 ? rel_sum / static_cast<double>(rel_count) : 0;
+  return c;
+}
+
+void MergeComparison(Comparison* total, const Comparison& next) {
+  const double weight_total = static_cast<double>(total->elements);
+  const double weight_next = static_cast<double>(next.elements);
+  if (weight_total + weight_next > 0) {
+    total->mean_rel_error = (total->mean_rel_error * weight_total +
+                             next.mean_rel_error * weight_next) /
+                            (weight_total + weight_next);
+  }
+  total->elements += next.elements;
+  total->mismatches += next.mismatches;
+  total->never_written += next.never_written;
+  total->max_abs_error = std::fmax(total->max_abs_error, next.max_abs_error);
+  total->max_rel_error = std::fmax(total->max_rel_error, next.max_rel_error);
+  if (!total->first_bad) total->first_bad = next.first_bad;
+}
+
+std::string Comparison::Describe(const std::string& output_name) const {
+  if (ok()) return "all " + std::to_string(elements) + " elements match";
+  std::string text = std::to_string(mismatches) + " of " + std::to_string(elements) +
+                     " elements of " + output_name + " differ";
+  if (never_written == elements) return text + ": the kernel never wrote the output";
+  if (never_written > 0) text += " (" + std::to_string(never_written) + " never written)";
+  if (first_bad) {
+    text += "; first at index " + std::to_string(first_bad->index) + ": expected " +
+            Number(first_bad->expected) + ", got " +
+            (first_bad->never_written ? std::string("nothing (never written)")
+                                      : Number(first_bad->got));
+  }
+  text += "; max abs error " + Number(max_abs_error) + ", max rel error " +
+          Number(max_rel_error);
+  return text;
+}
+
+}  // namespace cannbot::validator

@@ -1,0 +1,69 @@
+// Compiler: the validator's first layer. Builds one kernel source into a shared object.
+//
+// The build runs the configured compiler in a private temporary directory with a time limit
+// and keeps its log. A generated prelude declares the op's contract (`extern "C"` with the
+// exact signature) and takes the symbol's address, so a kernel with the wrong signature or
+// without the op's symbol fails here with a clear reason instead of misbehaving at run time.
+// Results, failures included, are cached in the Store by a hash of compiler identity, flags,
+// prelude and source: an identical candidate is never compiled twice.
+//
+// Thread-safety: Compile() may run concurrently from several threads (each build has its own
+// directory; the Store serialises its writes).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/store/store.h"
+#include "cannbot/util/status.h"
+
+namespace cannbot::validator {
+
+struct CompilerConfig {
+  std::string compiler = "g++";
+  // The whole flag list; the prelude, output and link checks are added by cannbot.
+  std::vector<std::string> flags = {"-O3", "-march=native", "-std=c++17", "-fPIC", "-shared"};
+  std::chrono::milliseconds timeout{60000};
+  size_t max_log_bytes = 64u << 10;
+  size_t max_source_bytes = 1u << 20;
+  bool use_cache = true;
+};
+
+struct CompileResult {
+  bool ok = false;
+  bool cached = false;
+  std::string shared_object_path;  // in the caller's work dir, when ok
+  std::string log;                 // compiler output (capped)
+  std::string reason;              // one sentence when !ok
+  std::string command;             // for people: the command that was (or would be) run
+  double seconds = 0;              // this call's wall time (tiny when cached)
+};
+
+class Compiler {
+ public:
+  // `cache` may be null (no caching); it must outlive the Compiler.
+  Compiler(CompilerConfig config, store::Store* cache);
+
+  // Compiles `source` as a kernel for `op` and writes `<work_dir>/<name>.so`. A source that
+  // does not build is an ok Result with result.ok == false; errors are for infrastructure
+  // problems only (cannot write files, cannot start the compiler).
+  Result<CompileResult> Compile(const ops::OpSpec& op, const std::string& source,
+                                const std::string& work_dir, const std::string& name);
+
+  // The generated prelude for an op (exposed for tests and `ops --show`).
+  static std::string Prelude(const ops::OpSpec& op);
+  const CompilerConfig& config() const { return config_; }
+
+ private:
+  std::string CacheKey(const ops::OpSpec& op, const std::string& source) const;
+  Result<CompileResult> Build(const ops::OpSpec& op, const std::string& source,
+                              std::string* shared_object_bytes);
+
+  CompilerConfig config_;
+  store::Store* cache_;
+  std::string compiler_identity_;  // resolved path, size and mtime of the compiler binary
+};
+
+}  // namespace cannbot::validator

@@ -1,0 +1,259 @@
+#include "cannbot/validator/kernel_runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "cannbot/util/fs.h"
+
+namespace cannbot::validator {
+namespace proto = runner_protocol;
+
+namespace {
+
+std::string Errno() { return std::strerror(errno); }
+
+int LastOnlineCpu() {
+  long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 1 ? static_cast<int>(n - 1) : 0;
+}
+
+uint64_t NewNonce() {
+  std::random_device device;
+  return (static_cast<uint64_t>(device()) << 32) ^ device();
+}
+
+}  // namespace
+
+std::string DefaultRunnerPath() {
+  std::string beside = ExecutableDir() + "/cannbot-runner";
+  if (PathExists(beside)) return beside;
+#ifdef CANNBOT_BUILD_DIR
+  return std::string(CANNBOT_BUILD_DIR) + "/cannbot-runner";
+#else
+  return beside;
+#endif
+}
+
+KernelArg KernelArg::Float32(float v) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(bits));
+  return {proto::ArgKind::kFloat32, bits};
+}
+
+Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& config,
+                                                          size_t region_bytes,
+                                                          const std::string& work_dir) {
+  std::unique_ptr<KernelRunner> runner(new KernelRunner());
+  runner->config_ = config;
+  if (runner->config_.runner_path.empty()) runner->config_.runner_path = DefaultRunnerPath();
+  if (runner->config_.cpu < 0) runner->config_.cpu = LastOnlineCpu();
+  const std::string& path = runner->config_.runner_path;
+  if (::access(path.c_str(), X_OK) != 0) {
+    return Status::IoError("the kernel runner " + path + " is missing or not executable");
+  }
+
+  region_bytes = std::max<size_t>(region_bytes, 4096);
+  runner->memfd_ = ::memfd_create("cannbot-tensors", MFD_CLOEXEC);
+  if (runner->memfd_ < 0 || ::ftruncate(runner->memfd_, static_cast<off_t>(region_bytes)) != 0) {
+    return Status::IoError("cannot create the shared tensor region: " + Errno());
+  }
+  void* base = ::mmap(nullptr, region_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                      runner->memfd_, 0);
+  if (base == MAP_FAILED) return Status::IoError("cannot map the tensor region: " + Errno());
+  runner->region_ = static_cast<char*>(base);
+  runner->region_bytes_ = region_bytes;
+
+  int pair[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+    return Status::IoError("cannot create the runner channel: " + Errno());
+  }
+  runner->channel_ = pair[0];
+  runner->nonce_ = NewNonce();
+  char nonce_hex[32];
+  std::snprintf(nonce_hex, sizeof(nonce_hex), "%016llx",
+                static_cast<unsigned long long>(runner->nonce_));
+  runner->output_path_ = work_dir + "/runner-" + nonce_hex + ".out";
+  const RunnerConfig& c = runner->config_;
+  SpawnOptions options;
+  options.argv = {path,
+                  std::string("--nonce=") + nonce_hex,
+                  "--cpu=" + std::to_string(c.cpu),
+                  "--cpu-seconds=" + std::to_string(c.cpu_seconds),
+                  "--address-space-mb=" + std::to_string(c.address_space_mb),
+                  "--max-output-bytes=" + std::to_string(c.max_output_bytes)};
+  options.inherit_environment = false;  // no LD_PRELOAD or other surprises
+  options.working_dir = work_dir;
+  options.output_path = runner->output_path_;
+  options.inherit_fds = {{runner->memfd_, proto::kSharedMemoryFd}, {pair[1], proto::kChannelFd}};
+  auto child = ChildProcess::Spawn(options);
+  ::close(pair[1]);
+  if (!child.ok()) return child.status();
+  runner->child_ = std::make_unique<ChildProcess>(std::move(child).value());
+  return runner;
+}
+
+KernelRunner::~KernelRunner() {
+  if (child_ && child_->running() && !dead_) {
+    (void)Send(proto::Type::kQuit, "");
+    if (!child_->WaitUntil(SteadyClock::now() + std::chrono::milliseconds(200))) child_->Kill();
+  }
+  child_.reset();  // kills the group if still running
+  if (channel_ >= 0) ::close(channel_);
+  if (region_ != nullptr) ::munmap(region_, region_bytes_);
+  if (memfd_ >= 0) ::close(memfd_);
+  if (!output_path_.empty()) ::unlink(output_path_.c_str());
+}
+
+Status KernelRunner::Send(proto::Type type, const std::string& payload) {
+  proto::Header header{proto::kMagic, static_cast<uint32_t>(type), nonce_,
+                       static_cast<uint32_t>(payload.size()), ++sequence_};
+  std::string message(reinterpret_cast<const char*>(&header), sizeof(header));
+  message += payload;
+  size_t done = 0;
+  while (done < message.size()) {
+    ssize_t n = ::send(channel_, message.data() + done, message.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Status::Aborted("the runner stopped reading requests");
+    done += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
+Status KernelRunner::ChildFailure(const std::string& doing, bool timed_out,
+                                  double limit_seconds) {
+  dead_ = true;
+  if (timed_out) {
+    child_->Kill();
+    char text[160];
+    std::snprintf(text, sizeof(text), "the kernel did not finish %s within %.1f s and was killed",
+                  doing.c_str(), limit_seconds);
+    return Status::Timeout(text);
+  }
+  auto exit = child_->WaitUntil(SteadyClock::now() + std::chrono::milliseconds(500));
+  ExitInfo info = exit ? *exit : child_->Kill();
+  if (!info.exited && info.signal == SIGXFSZ) {
+    return Status::Aborted("the kernel wrote more than " +
+                           std::to_string(config_.max_output_bytes) +
+                           " bytes to stdout/stderr " + doing + " and was killed");
+  }
+  if (!info.exited && info.signal == SIGXCPU) {
+    return Status::Aborted("the kernel used more than " + std::to_string(config_.cpu_seconds) +
+                           " s of CPU time " + doing + " and was killed");
+  }
+  if (!info.exited) return Status::Aborted("the kernel " + info.Describe() + " " + doing);
+  return Status::Aborted("the kernel ended the process (" + info.Describe() + ") " + doing);
+}
+
+Result<std::string> KernelRunner::Receive(SteadyClock::time_point deadline,
+                                          const std::string& doing) {
+  const double limit = std::chrono::duration<double>(deadline - SteadyClock::now()).count();
+  std::string buffer;
+  auto read_exactly = [&](size_t want) -> int {  // 1 ok, 0 closed, -1 timeout
+    size_t start = buffer.size();
+    buffer.resize(start + want);
+    size_t got = 0;
+    while (got < want) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
+                                                                        SteadyClock::now());
+      if (left.count() < 0) return -1;
+      pollfd p{channel_, POLLIN, 0};
+      int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) continue;
+      ssize_t n = ::recv(channel_, buffer.data() + start + got, want - got, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return 0;
+      got += static_cast<size_t>(n);
+    }
+    return 1;
+  };
+  int rc = read_exactly(sizeof(proto::Header));
+  if (rc != 1) return ChildFailure(doing, rc < 0, limit);
+  proto::Header header{};
+  std::memcpy(&header, buffer.data(), sizeof(header));
+  if (header.magic != proto::kMagic || header.nonce != nonce_ || header.sequence != sequence_ ||
+      header.size > proto::kMaxPayload) {
+    dead_ = true;
+    child_->Kill();
+    return Status::Aborted("the kernel corrupted the runner's reply channel " + doing);
+  }
+  buffer.clear();
+  if (header.size > 0) {
+    rc = read_exactly(header.size);
+    if (rc != 1) return ChildFailure(doing, rc < 0, limit);
+  }
+  if (static_cast<proto::Type>(header.type) == proto::Type::kError) {
+    return Status::Aborted(buffer);
+  }
+  if (static_cast<proto::Type>(header.type) != proto::Type::kOk) {
+    dead_ = true;
+    child_->Kill();
+    return Status::Aborted("the runner sent an unknown reply " + doing);
+  }
+  return buffer;
+}
+
+Status KernelRunner::Load(int slot, const std::string& shared_object, const std::string& symbol,
+                          const std::vector<proto::ArgKind>& kinds) {
+  if (dead_) return Status::Aborted("the runner has already stopped");
+  proto::LoadRequest request{static_cast<uint32_t>(slot),
+                             static_cast<uint32_t>(shared_object.size()),
+                             static_cast<uint32_t>(symbol.size()),
+                             static_cast<uint32_t>(kinds.size())};
+  std::string payload(reinterpret_cast<const char*>(&request), sizeof(request));
+  payload += shared_object;
+  payload += symbol;
+  for (proto::ArgKind kind : kinds) {
+    uint32_t k = static_cast<uint32_t>(kind);
+    payload.append(reinterpret_cast<const char*>(&k), sizeof(k));
+  }
+  CANNBOT_RETURN_IF_ERROR(Send(proto::Type::kLoad, payload));
+  auto reply = Receive(SteadyClock::now() + config_.load_timeout, "while being loaded");
+  return reply.ok() ? Status::Ok() : reply.status();
+}
+
+Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<KernelArg>>& sets,
+                                      uint32_t repetitions, std::chrono::milliseconds timeout) {
+  if (dead_) return Status::Aborted("the runner has already stopped");
+  if (sets.empty()) return Status::Internal("Call needs at least one argument set");
+  proto::CallRequest request{static_cast<uint32_t>(slot), repetitions,
+                             static_cast<uint32_t>(sets.size()),
+                             static_cast<uint32_t>(sets[0].size())};
+  std::string payload(reinterpret_cast<const char*>(&request), sizeof(request));
+  for (const auto& set : sets) {
+    for (const KernelArg& arg : set) {
+      proto::Arg wire{static_cast<uint32_t>(arg.kind), 0, arg.value};
+      payload.append(reinterpret_cast<const char*>(&wire), sizeof(wire));
+    }
+  }
+  const auto start = SteadyClock::now();
+  CANNBOT_RETURN_IF_ERROR(Send(proto::Type::kCall, payload));
+  auto reply = Receive(start + timeout, "while running");
+  const auto end = SteadyClock::now();
+  if (!reply.ok()) return reply.status();
+  CallTiming timing;
+  timing.wall_seconds = std::chrono::duration<double>(end - start).count();
+  if (reply->size() == sizeof(proto::CallReply)) {
+    proto::CallReply body{};
+    std::memcpy(&body, reply->data(), sizeof(body));
+    timing.child_seconds = static_cast<double>(body.elapsed_ns) * 1e-9;
+  }
+  return timing;
+}
+
+std::string KernelRunner::ChildOutput(size_t max_bytes) const {
+  auto text = ReadFile(output_path_, 1u << 30);
+  if (!text.ok()) return "";
+  if (text->size() > max_bytes) return text->substr(0, max_bytes) + "\n[... truncated]";
+  return *text;
+}
+
+}  // namespace cannbot::validator

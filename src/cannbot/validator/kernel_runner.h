@@ -1,0 +1,99 @@
+// KernelRunner: the validating process's handle on one sandboxed cannbot-runner child.
+//
+// The parent owns a shared-memory region holding every tensor; the child maps it, loads
+// kernels into numbered slots and calls them on request (runner_protocol.h). Nothing the
+// child says is trusted: callers verify outputs themselves, and Call() reports the parent's
+// own wall-clock time of each batch.
+//
+// Failure semantics: when the child crashes, exceeds a limit, hangs past a deadline or breaks
+// the protocol, the call returns Status::Aborted (or Timeout) with one sentence saying what
+// happened ("the kernel was killed by SIGSEGV (segmentation fault)"); the child is then dead
+// and the runner unusable. Infrastructure failures (cannot spawn, cannot map) are IoError.
+//
+// Ownership: the runner owns the child process (killed with its whole process group on
+// destruction) and the region. Thread-safety: one thread at a time.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cannbot/util/status.h"
+#include "cannbot/util/subprocess.h"
+#include "cannbot/validator/runner_protocol.h"
+
+namespace cannbot::validator {
+
+struct RunnerConfig {
+  std::string runner_path;  // "" = cannbot-runner next to this executable, else the build's
+  int cpu = -1;             // CPU the child is pinned to; -1 = the last online CPU
+  int cpu_seconds = 300;    // RLIMIT_CPU of the child
+  int address_space_mb = 16384;        // RLIMIT_AS of the child
+  size_t max_output_bytes = 1u << 20;  // stdout+stderr cap (RLIMIT_FSIZE)
+  std::chrono::milliseconds load_timeout{10000};  // dlopen, static constructors included
+};
+
+// Resolves RunnerConfig::runner_path's default.
+std::string DefaultRunnerPath();
+
+struct KernelArg {
+  runner_protocol::ArgKind kind;
+  uint64_t value;  // tensor: byte offset in the region; int64; float bits
+
+  static KernelArg Tensor(size_t offset) { return {runner_protocol::ArgKind::kTensor, offset}; }
+  static KernelArg Int64(int64_t v) {
+    return {runner_protocol::ArgKind::kInt64, static_cast<uint64_t>(v)};
+  }
+  static KernelArg Float32(float v);
+};
+
+struct CallTiming {
+  double wall_seconds = 0;   // parent's clock, request sent to reply received
+  double child_seconds = 0;  // the child's claim, informative only
+};
+
+class KernelRunner {
+ public:
+  static Result<std::unique_ptr<KernelRunner>> Start(const RunnerConfig& config,
+                                                     size_t region_bytes,
+                                                     const std::string& work_dir);
+  ~KernelRunner();
+  KernelRunner(const KernelRunner&) = delete;
+  KernelRunner& operator=(const KernelRunner&) = delete;
+
+  char* region() { return region_; }
+  size_t region_bytes() const { return region_bytes_; }
+
+  Status Load(int slot, const std::string& shared_object, const std::string& symbol,
+              const std::vector<runner_protocol::ArgKind>& kinds);
+  // Calls the kernel in `slot` `repetitions` times, rotating over `sets` of arguments.
+  Result<CallTiming> Call(int slot, const std::vector<std::vector<KernelArg>>& sets,
+                          uint32_t repetitions, std::chrono::milliseconds timeout);
+
+  // The first `max_bytes` the child wrote to stdout/stderr.
+  std::string ChildOutput(size_t max_bytes = 4096) const;
+
+ private:
+  KernelRunner() = default;
+  Status Send(runner_protocol::Type type, const std::string& payload);
+  // Waits for the reply to the last request; on a dead or silent child, kills it and
+  // explains why.
+  Result<std::string> Receive(SteadyClock::time_point deadline, const std::string& doing);
+  Status ChildFailure(const std::string& doing, bool timed_out, double limit_seconds);
+
+  RunnerConfig config_;
+  std::unique_ptr<ChildProcess> child_;
+  int channel_ = -1;
+  int memfd_ = -1;
+  char* region_ = nullptr;
+  size_t region_bytes_ = 0;
+  uint64_t nonce_ = 0;
+  uint32_t sequence_ = 0;
+  std::string output_path_;
+  bool dead_ = false;
+};
+
+}  // namespace cannbot::validator

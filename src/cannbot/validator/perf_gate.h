@@ -1,0 +1,68 @@
+// PerfGate: the validator's third layer. Is the candidate measurably faster than the baseline?
+//
+// Baseline and candidate are loaded into one fresh runner pinned to one CPU and timed in
+// alternating batches (the order flips every round, so drift hits both alike) on the op's
+// perf shape, with inputs drawn fresh for this layer and rotated over several buffer sets.
+// Each batch is timed by the parent's clock (a kernel cannot fake it); batches are long
+// enough that the channel's round trip, measured and subtracted, is negligible. Each round
+// yields one speedup ratio; the gate reports their median with a distribution-free 95%
+// confidence interval and passes only when the interval's lower bound clears min_speedup.
+// Rounds stop early once the interval is clearly above or below the bar.
+//
+// Outputs of timed runs are checked too: the first batch against the reference, every later
+// batch bit for bit against the first, and the inputs must be untouched at the end.
+//
+// Thread-safety: run one gate at a time per machine; two timings at once on two cores are
+// worthless. The caller serialises.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/util/stats.h"
+#include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/machine_model.h"
+
+namespace cannbot::validator {
+
+struct PerfConfig {
+  double min_speedup = 1.05;         // the lower 95% bound of the speedup must clear this
+  int min_rounds = 10;               // rounds before the early stop may trigger
+  int max_rounds = 60;
+  double target_batch_seconds = 0.02;  // each timed batch repeats the call at least this long
+  double max_seconds = 30;           // time budget for the timed rounds
+  int input_sets = 2;                // buffer sets a batch rotates over
+  std::chrono::milliseconds call_timeout{60000};  // for any single batch
+};
+
+struct KernelTiming {
+  double median_seconds = 0;  // per call
+  double gbps = 0;            // compulsory bytes / time
+  double gflops = 0;
+  double roofline_fraction = 0;  // roofline bound / time
+  int calls_per_batch = 0;
+};
+
+struct PerfReport {
+  bool ok = false;
+  std::string layer;   // "perf" or "sandbox" when !ok
+  std::string reason;  // one sentence
+  std::string shape;   // the perf shape
+  double speedup = 0;  // median of per-round baseline/candidate ratios
+  Interval speedup_ci; // 95%
+  double min_speedup = 0;
+  int rounds = 0;
+  double channel_overhead_seconds = 0;
+  KernelTiming baseline;
+  KernelTiming candidate;
+  std::string child_output;
+};
+
+// Errors are the validator's own (cannot start the runner); a misbehaving kernel is a report.
+Result<PerfReport> RunPerfGate(const ops::OpSpec& op, const std::string& candidate_object,
+                               const std::string& baseline_object, uint64_t seed,
+                               const MachineModel& machine, const RunnerConfig& runner,
+                               const PerfConfig& config, const std::string& work_dir);
+
+}  // namespace cannbot::validator

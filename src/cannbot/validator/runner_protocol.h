@@ -1,0 +1,74 @@
+// The wire protocol between the validating process and cannbot-runner, the child process
+// that loads untrusted kernels.
+//
+// Tensors never cross the pipes: they live in one shared-memory region (a memfd the parent
+// creates and the child maps at descriptor 3). Requests and replies travel over a private
+// Unix socket at descriptor 4; the child's stdout and stderr go to a size-capped file, so
+// nothing a kernel prints can be mistaken for a reply. Every message carries a per-run nonce and a sequence
+// number. The child is untrusted once a kernel is loaded, so the parent treats every reply as
+// a claim: it verifies outputs itself and takes timings from its own clock.
+//
+// Header-only and dependency-free: the runner does not link the core library.
+#pragma once
+
+#include <cstdint>
+
+namespace cannbot::runner_protocol {
+
+inline constexpr uint32_t kMagic = 0x434e4252;  // "CNBR"
+inline constexpr uint32_t kMaxPayload = 1u << 20;
+inline constexpr int kSharedMemoryFd = 3;
+inline constexpr int kChannelFd = 4;
+inline constexpr int kMaxSlots = 4;
+inline constexpr int kMaxArgs = 64;
+
+enum class Type : uint32_t {
+  kLoad = 1,   // LoadRequest: dlopen a shared object and resolve the kernel's symbol
+  kCall = 2,   // CallRequest: call a loaded kernel `repetitions` times
+  kQuit = 3,
+  kOk = 100,   // reply; to kCall it carries a CallReply
+  kError = 101,  // reply; payload is a human-readable message
+};
+
+struct Header {
+  uint32_t magic;
+  uint32_t type;
+  uint64_t nonce;
+  uint32_t size;  // payload bytes that follow
+  uint32_t sequence;
+};
+
+enum class ArgKind : uint32_t {
+  kTensor = 0,   // value: byte offset into the shared region
+  kInt64 = 1,    // value: the integer
+  kFloat32 = 2,  // value: the float's bit pattern in the low 32 bits
+};
+
+struct Arg {
+  uint32_t kind;
+  uint32_t reserved;
+  uint64_t value;
+};
+
+// Followed by path_size bytes of path, symbol_size bytes of symbol, arg_count uint32 kinds.
+struct LoadRequest {
+  uint32_t slot;
+  uint32_t path_size;
+  uint32_t symbol_size;
+  uint32_t arg_count;
+};
+
+// Followed by set_count * arg_count Args; call i uses argument set i % set_count, so a batch
+// can rotate over several buffers.
+struct CallRequest {
+  uint32_t slot;
+  uint32_t repetitions;
+  uint32_t set_count;
+  uint32_t arg_count;
+};
+
+struct CallReply {
+  uint64_t elapsed_ns;  // the child's own measurement, informative only
+};
+
+}  // namespace cannbot::runner_protocol

@@ -1,0 +1,55 @@
+// TensorLayout: where each tensor of a call lives in the shared region, and the traps
+// around it.
+//
+// Every tensor starts on a 64-byte boundary (the ABI promises aligned base pointers) and is
+// framed by guard zones filled with a known byte pattern, so a kernel that writes past either
+// end of any buffer is caught. Outputs are poisoned with a NaN payload before each call, so an
+// element the kernel never wrote is recognisable as such.
+//
+// Thread-safety: plain values and free functions over caller-owned memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/validator/kernel_runner.h"
+
+namespace cannbot::validator {
+
+inline constexpr size_t kTensorAlignment = 64;
+inline constexpr size_t kGuardBytes = 4096;
+inline constexpr unsigned char kGuardByte = 0xCB;
+inline constexpr uint32_t kPoisonBits = 0x7FC0DEADu;  // a quiet NaN with a payload
+
+struct TensorPlace {
+  std::string name;
+  size_t offset = 0;  // bytes from the region's start
+  int64_t elements = 0;
+  size_t bytes() const { return static_cast<size_t>(elements) * sizeof(float); }
+};
+
+struct CallLayout {
+  std::vector<TensorPlace> inputs;   // in param order
+  std::vector<TensorPlace> outputs;  // in param order
+  size_t end = 0;                    // first byte after the last guard zone
+
+  // Inputs at `begin`, then outputs; each framed by guards.
+  static CallLayout Plan(const ops::OpSpec& op, const ops::Shape& shape, size_t begin);
+  // The same inputs with fresh outputs placed from `begin` (a second kernel's outputs).
+  CallLayout WithOutputsAt(const ops::OpSpec& op, const ops::Shape& shape, size_t begin) const;
+  // Arguments in the op's param order.
+  std::vector<KernelArg> Args(const ops::OpSpec& op, const ops::Shape& shape) const;
+};
+
+float* TensorAt(char* region, const TensorPlace& place);
+void PoisonOutputs(char* region, const CallLayout& layout);
+void FillGuards(char* region, const std::vector<TensorPlace>& places);
+// Empty when intact, else "wrote past the end of output y (2 bytes after element 1036)".
+std::string CheckGuards(const char* region, const std::vector<TensorPlace>& places,
+                        const std::string& role);
+bool IsPoison(float value);
+
+}  // namespace cannbot::validator

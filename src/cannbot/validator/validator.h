@@ -1,0 +1,77 @@
+// Validator: the three-layer gate every kernel passes before cannbot offers it to a person.
+//
+//   compile  -> the candidate builds against the op's contract (compiler.h)
+//   numeric  -> it computes the reference's numbers on several shapes (numeric_check.h)
+//   perf     -> it is measurably faster than the baseline (perf_gate.h)
+//
+// The first failing layer decides the verdict. The baseline is the user's kernel when given
+// (it must itself compile and pass the numeric layer, else the request is invalid), otherwise
+// the op's reference kernel built with the same compiler and flags.
+//
+// Ownership: the Validator borrows the Store (compile cache, machine model) and the Registry;
+// both must outlive it. Thread-safety: Validate() may be called from several threads; compiles
+// and numeric checks run concurrently, perf gates one at a time (an internal lock), because
+// two timings at once on a small machine are worthless.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "cannbot/ops/registry.h"
+#include "cannbot/store/store.h"
+#include "cannbot/validator/compiler.h"
+#include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/numeric_check.h"
+#include "cannbot/validator/perf_gate.h"
+#include "cannbot/validator/verdict.h"
+
+namespace cannbot::validator {
+
+struct ValidatorConfig {
+  CompilerConfig compiler;
+  RunnerConfig runner;
+  NumericConfig numeric;
+  PerfConfig perf;
+  bool keep_work_dir = false;  // leave the private work directory behind for debugging
+};
+
+struct KernelSource {
+  std::string name;  // a path or a label, used in messages
+  std::string text;
+};
+
+struct ValidationRequest {
+  std::string op;
+  KernelSource candidate;
+  std::optional<KernelSource> baseline;  // none: the op's reference kernel
+  std::optional<uint64_t> seed;          // none: a fresh one, reported in the verdict
+};
+
+class Validator {
+ public:
+  Validator(ValidatorConfig config, store::Store* store,
+            const ops::Registry& registry = ops::Registry::BuiltIn());
+
+  // A verdict for the candidate. Errors: NotFound for an unknown op, InvalidArgument for a
+  // baseline that is not itself a correct kernel, IoError/Internal when the validator cannot
+  // do its job (cannot spawn the runner, cannot write files).
+  Result<Verdict> Validate(const ValidationRequest& request);
+
+  const ValidatorConfig& config() const { return config_; }
+
+ private:
+  Result<std::string> BuildBaseline(const ops::OpSpec& op, const ValidationRequest& request,
+                                    uint64_t seed, const std::string& work_dir);
+  const MachineModel& Machine();
+
+  ValidatorConfig config_;
+  store::Store* store_;
+  const ops::Registry& registry_;
+  Compiler compiler_;
+  std::mutex perf_mutex_;
+  std::mutex machine_mutex_;
+  std::optional<MachineModel> machine_;
+};
+
+}  // namespace cannbot::validator

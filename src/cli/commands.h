@@ -1,0 +1,34 @@
+// The `cannbot` command line: one function per subcommand, registered in main.cc.
+//
+// Each Register* adds a CLI11 subcommand and returns it with a callable that runs it after
+// parsing and yields the process exit code. Commands print results on stdout and errors on stderr
+// ("cannbot: error: ..."); with --json they print machine-readable output on stdout instead,
+// errors in the one error shape {"error": {"code", "message"}}.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cannbot/util/status.h"
+
+namespace cannbot::cli {
+
+// Exit codes shared by every command (the CLI *contract*).
+inline constexpr int kExitOk = 0;        // accepted / success
+inline constexpr int kExitRejected = 1;  // rejected / nothing found
+inline constexpr int kExitError = 2;     // usage or internal error
+
+struct Command {
+  CLI::App* subcommand;     // owned by the parent CLI::App
+  std::function<int()> run;  // runs the command after parsing; returns the exit code
+};
+
+Command RegisterValidate(CLI::App& app);
+Command RegisterOps(CLI::App& app);
+
+// Prints an error for people (stderr) or machines (stdout JSON) and returns kExitError.
+int ReportError(const Status& status, bool json);
+
+}  // namespace cannbot::cli

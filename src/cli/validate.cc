@@ -1,0 +1,114 @@
+// `cannbot validate`: the three-layer verdict for one candidate kernel.
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include "cannbot/store/store.h"
+#include "cannbot/util/fs.h"
+#include "cannbot/validator/validator.h"
+#include "cli/commands.h"
+
+namespace cannbot::cli {
+namespace {
+
+struct ValidateFlags {
+  std::string op;
+  std::string candidate;
+  std::string baseline;
+  bool json = false;
+  uint64_t seed = 0;
+  bool seed_given = false;
+  double min_speedup = 1.05;
+  std::string compiler = "g++";
+  std::string cflags;
+  std::string db;
+  bool no_cache = false;
+  bool keep_work_dir = false;
+  double max_perf_seconds = 30;
+};
+
+std::vector<std::string> SplitFlags(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> flags;
+  std::string flag;
+  while (in >> flag) flags.push_back(flag);
+  return flags;
+}
+
+Result<validator::KernelSource> ReadKernel(const std::string& path, const std::string& role) {
+  auto text = ReadFile(path, 4u << 20);
+  if (!text.ok()) return text.status().WithContext("cannot read the " + role);
+  return validator::KernelSource{path, std::move(text).value()};
+}
+
+int Run(const ValidateFlags& flags) {
+  if (ops::Registry::BuiltIn().Find(flags.op) == nullptr) {
+    std::string known;
+    for (const std::string& name : ops::Registry::BuiltIn().Names()) known += " " + name;
+    return ReportError(Status::NotFound("unknown op '" + flags.op + "'; known ops:" + known),
+                       flags.json);
+  }
+  validator::ValidationRequest request;
+  request.op = flags.op;
+  auto candidate = ReadKernel(flags.candidate, "candidate");
+  if (!candidate.ok()) return ReportError(candidate.status(), flags.json);
+  request.candidate = std::move(candidate).value();
+  if (!flags.baseline.empty()) {
+    auto baseline = ReadKernel(flags.baseline, "baseline");
+    if (!baseline.ok()) return ReportError(baseline.status(), flags.json);
+    request.baseline = std::move(baseline).value();
+  }
+  if (flags.seed_given) request.seed = flags.seed;
+
+  auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
+  if (!store.ok()) return ReportError(store.status(), flags.json);
+  validator::ValidatorConfig config;
+  config.compiler.compiler = flags.compiler;
+  if (!flags.cflags.empty()) config.compiler.flags = SplitFlags(flags.cflags);
+  config.compiler.use_cache = !flags.no_cache;
+  config.perf.min_speedup = flags.min_speedup;
+  config.perf.max_seconds = flags.max_perf_seconds;
+  config.keep_work_dir = flags.keep_work_dir;
+  validator::Validator validator(config, store->get());
+  auto verdict = validator.Validate(request);
+  if (!verdict.ok()) return ReportError(verdict.status(), flags.json);
+  if (flags.json) {
+    std::printf("%s\n", verdict->ToJson().dump(2).c_str());
+  } else {
+    std::printf("%s", verdict->RenderText().c_str());
+  }
+  return verdict->accepted ? kExitOk : kExitRejected;
+}
+
+}  // namespace
+
+Command RegisterValidate(CLI::App& app) {
+  auto flags = std::make_shared<ValidateFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "Compile, check and time a candidate kernel against a baseline");
+  cmd->add_option("--op", flags->op, "Built-in op the kernel implements (see `cannbot ops`)")
+      ->required();
+  cmd->add_option("--candidate", flags->candidate, "Candidate kernel source (C++)")->required();
+  cmd->add_option("--baseline", flags->baseline,
+                  "Baseline kernel to beat (default: the op's reference kernel)");
+  cmd->add_flag("--json", flags->json, "Print the verdict JSON instead of the table");
+  cmd->add_option("--seed", flags->seed, "Seed for the random inputs (default: fresh)")
+      ->each([flags](const std::string&) { flags->seed_given = true; });
+  cmd->add_option("--min-speedup", flags->min_speedup,
+                  "Lower 95% bound the speedup must clear")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--compiler", flags->compiler, "C++ compiler")->capture_default_str();
+  cmd->add_option("--cflags", flags->cflags,
+                  "Compiler flags (default: -O3 -march=native -std=c++17 -fPIC -shared)");
+  cmd->add_option("--db", flags->db, "Store file (default: " + store::Store::DefaultPath() + ")");
+  cmd->add_flag("--no-cache", flags->no_cache, "Always recompile");
+  cmd->add_flag("--keep-work-dir", flags->keep_work_dir, "Keep the private work directory");
+  cmd->add_option("--max-perf-seconds", flags->max_perf_seconds,
+                  "Time budget of the timed rounds")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  return {cmd, [flags] { return Run(*flags); }};
+}
+
+}  // namespace cannbot::cli
