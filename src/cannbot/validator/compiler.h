@@ -4,8 +4,8 @@
 // and keeps its log. A generated prelude declares the op's contract (`extern "C"` with the
 // exact signature) and takes the symbol's address, so a kernel with the wrong signature or
 // without the op's symbol fails here with a clear reason instead of misbehaving at run time.
-// Results, failures included, are cached in the Store by a hash of compiler identity, flags,
-// prelude and source: an identical candidate is never compiled twice.
+// Results, failures included, are cached in the Store by a hash of machine, compiler
+// identity, flags, prelude and source: an identical candidate is never compiled twice.
 //
 // Thread-safety: Compile() may run concurrently from several threads (each build has its own
 // directory; the Store serialises its writes).
@@ -63,7 +63,7 @@ class Compiler {
 
   CompilerConfig config_;
   store::Store* cache_;
-  std::string compiler_identity_;  // resolved path, size and mtime of the compiler binary
+  std::string compiler_identity_;  // compiler binary (path, size, mtime) and machine id
 };
 
 }  // namespace cannbot::validator

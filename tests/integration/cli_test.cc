@@ -1,0 +1,126 @@
+// The `cannbot` binary as users run it: exit codes, the verdict JSON, the ops listing.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cannbot/util/subprocess.h"
+#include "integration/test_support.h"
+
+namespace cannbot {
+namespace {
+
+using testing::Fixture;
+using testing::SourcePath;
+
+struct Cli {
+  int exit_code = -1;
+  std::string output;
+};
+
+Cli RunCannbot(std::vector<std::string> args) {
+  SpawnOptions options;
+  options.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot"};
+  options.argv.insert(options.argv.end(), args.begin(), args.end());
+  auto run = RunCommand(options, std::chrono::seconds(120), 4u << 20);
+  if (!run.ok()) return {};
+  return {run->exit.exited ? run->exit.exit_code : 128 + run->exit.signal, run->output};
+}
+
+std::string StoreFlag() {
+  return "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db";
+}
+
+// The JSON document printed on stdout (stderr lines, if any, come first).
+nlohmann::json ParseJson(const std::string& output) {
+  auto brace = output.find('{');
+  if (brace == std::string::npos) return nullptr;
+  return nlohmann::json::parse(output.substr(brace), nullptr, false);
+}
+
+TEST(CliTest, ValidateAcceptedPrintsVerdictJsonAndExitsZero) {
+  Cli cli = RunCannbot({"validate", "--op", "swish", "--candidate",
+                        SourcePath("examples/swish/optimized.cpp"), "--baseline",
+                        SourcePath("examples/swish/naive.cpp"), "--json", "--seed", "7",
+                        StoreFlag()});
+  ASSERT_EQ(cli.exit_code, 0) << cli.output;
+  nlohmann::json verdict = ParseJson(cli.output);
+  ASSERT_TRUE(verdict.is_object()) << cli.output;
+  EXPECT_EQ(verdict["verdict"], "accepted");
+  EXPECT_TRUE(verdict["layer"].is_null());
+  EXPECT_EQ(verdict["seed"], 7);
+  EXPECT_GT(verdict["perf"]["speedup"].get<double>(), 2.0);
+  EXPECT_GE(verdict["perf"]["ci95"][0].get<double>(), 1.05);
+  EXPECT_TRUE(verdict["compile"]["log"].is_string());
+  EXPECT_GE(verdict["numeric"]["cases"].size(), 3u);
+  EXPECT_TRUE(verdict["perf"]["candidate"]["roofline_fraction"].is_number());
+}
+
+TEST(CliTest, ValidateRejectedExitsOneWithLayerAndReason) {
+  Cli cli = RunCannbot({"validate", "--op", "swish", "--candidate",
+                        Fixture("kernels/swish/wrong_formula.cpp"), "--json", StoreFlag()});
+  ASSERT_EQ(cli.exit_code, 1) << cli.output;
+  nlohmann::json verdict = ParseJson(cli.output);
+  EXPECT_EQ(verdict["verdict"], "rejected");
+  EXPECT_EQ(verdict["layer"], "numeric");
+  EXPECT_FALSE(verdict["reason"].get<std::string>().empty());
+  EXPECT_TRUE(verdict["perf"].is_null());
+}
+
+TEST(CliTest, ValidateTableNamesTheVerdict) {
+  Cli cli = RunCannbot({"validate", "--op", "swish", "--candidate",
+                        Fixture("kernels/swish/segfault.cpp"), StoreFlag()});
+  EXPECT_EQ(cli.exit_code, 1);
+  EXPECT_NE(cli.output.find("VERDICT: rejected at the sandbox layer"), std::string::npos)
+      << cli.output;
+}
+
+TEST(CliTest, UnknownOpIsAUsageError) {
+  Cli cli = RunCannbot({"validate", "--op", "nope", "--candidate",
+                        SourcePath("examples/swish/naive.cpp"), "--json", StoreFlag()});
+  EXPECT_EQ(cli.exit_code, 2);
+  nlohmann::json error = ParseJson(cli.output);
+  EXPECT_EQ(error["error"]["code"], "not_found");
+  EXPECT_NE(cli.output.find("unknown op 'nope'"), std::string::npos);
+}
+
+TEST(CliTest, MissingFileIsAUsageError) {
+  Cli cli = RunCannbot({"validate", "--op", "swish", "--candidate", "/nonexistent/k.cpp",
+                        StoreFlag()});
+  EXPECT_EQ(cli.exit_code, 2);
+  EXPECT_NE(cli.output.find("/nonexistent/k.cpp"), std::string::npos) << cli.output;
+}
+
+TEST(CliTest, MissingRequiredFlagIsAUsageError) {
+  Cli cli = RunCannbot({"validate", "--op", "swish"});
+  EXPECT_EQ(cli.exit_code, 2);
+  EXPECT_NE(cli.output.find("--candidate"), std::string::npos) << cli.output;
+}
+
+TEST(CliTest, OpsListsEveryBuiltInOp) {
+  Cli cli = RunCannbot({"ops"});
+  ASSERT_EQ(cli.exit_code, 0);
+  for (const char* op : {"add", "relu", "swish", "gelu", "prelu", "softmax", "layernorm",
+                         "layernorm_gelu", "matmul", "conv2d", "depthwise_conv2d",
+                         "conv_bn_relu", "dwsep_block"}) {
+    EXPECT_NE(cli.output.find(std::string(op) + " "), std::string::npos) << op;
+  }
+}
+
+TEST(CliTest, OpsShowPrintsSignatureShapesAndReference) {
+  Cli cli = RunCannbot({"ops", "--show", "depthwise_conv2d"});
+  ASSERT_EQ(cli.exit_code, 0);
+  EXPECT_NE(cli.output.find("void depthwise_conv2d(const float* x"), std::string::npos);
+  EXPECT_NE(cli.output.find("(perf)"), std::string::npos);
+  EXPECT_NE(cli.output.find("namespace cannbot_ref"), std::string::npos);
+  Cli json = RunCannbot({"ops", "--show", "matmul", "--json"});
+  nlohmann::json op = ParseJson(json.output);
+  EXPECT_EQ(op["name"], "matmul");
+  EXPECT_GE(op["shapes"].size(), 4u);
+}
+
+TEST(CliTest, OpsShowUnknownOpExitsTwo) {
+  EXPECT_EQ(RunCannbot({"ops", "--show", "nope"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace cannbot

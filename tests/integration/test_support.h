@@ -1,0 +1,42 @@
+// Shared helpers for integration tests: paths into the source tree and a validator wired to
+// a store that persists across test processes (the machine model is measured once).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cannbot/store/store.h"
+#include "cannbot/util/fs.h"
+#include "cannbot/validator/validator.h"
+
+namespace cannbot::testing {
+
+inline std::string SourcePath(const std::string& relative) {
+  return std::string(CANNBOT_SOURCE_DIR) + "/" + relative;
+}
+
+inline std::string Fixture(const std::string& relative) {
+  return SourcePath("tests/fixtures/" + relative);
+}
+
+// A store shared by the integration tests of one build tree.
+inline std::unique_ptr<store::Store> SharedStore() {
+  auto store = store::Store::Open(std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db");
+  if (!store.ok()) return nullptr;
+  return std::move(store).value();
+}
+
+inline validator::KernelSource Kernel(const std::string& path) {
+  auto text = ReadFile(path);
+  return {path, text.ok() ? *text : std::string()};
+}
+
+// Defaults suited to tests: short time limits so failures surface fast.
+inline validator::ValidatorConfig TestConfig() {
+  validator::ValidatorConfig config;
+  config.numeric.call_timeout = std::chrono::milliseconds(3000);
+  config.perf.max_seconds = 8;
+  return config;
+}
+
+}  // namespace cannbot::testing

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# cannbot's one-line developer commands (the README's two commands).
+#
+#   tools/dev.sh demo   install what is missing, build, run the main job on a bundled example
+#   tools/dev.sh test   install what is missing, build, run every test
+#   tools/dev.sh build  install what is missing and build
+#
+# Works as root on a fresh Debian 12 machine with only a compiler and cmake; elsewhere it
+# uses sudo for apt-get. Set CANNBOT_BUILD_DIR to build somewhere other than ./build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${CANNBOT_BUILD_DIR:-build}
+
+PACKAGES=(
+  g++ cmake make pkg-config git
+  libcpp-httplib-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libcurl4-openssl-dev
+  libcli11-dev libgtest-dev libgmock-dev libffi-dev libssl-dev libseccomp-dev
+)
+
+install_missing() {
+  local missing=()
+  for package in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$package")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD_DIR" -j"$(nproc)"
+}
+
+case "${1:-}" in
+  build)
+    install_missing
+    build
+    ;;
+  demo)
+    install_missing
+    build
+    echo
+    echo "== cannbot validate: an optimized swish kernel against its naive version =="
+    "$BUILD_DIR/cannbot" validate --op swish \
+      --candidate examples/swish/optimized.cpp --baseline examples/swish/naive.cpp
+    ;;
+  test)
+    install_missing
+    build
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
+    ;;
+  *)
+    echo "usage: tools/dev.sh demo|test|build" >&2
+    exit 2
+    ;;
+esac
