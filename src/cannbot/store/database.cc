@@ -74,24 +74,30 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
 Database::~Database() { sqlite3_close(db_); }
 
 Status Database::Migrate(const std::vector<std::string>& migrations) {
+  // The version is read under the write lock: another process may migrate the same file
+  // between our open and our first write.
+  CANNBOT_RETURN_IF_ERROR(Execute("BEGIN IMMEDIATE"));
   auto rows = Query("PRAGMA user_version");
-  if (!rows.ok()) return rows.status();
-  int version = rows->empty() ? 0 : static_cast<int>(IntAt((*rows)[0], 0));
+  if (!rows.ok()) {
+    (void)Execute("ROLLBACK");
+    return rows.status();
+  }
+  const int version = rows->empty() ? 0 : static_cast<int>(IntAt((*rows)[0], 0));
   if (version > static_cast<int>(migrations.size())) {
+    (void)Execute("ROLLBACK");
     return Status::InvalidArgument("the store has schema version " + std::to_string(version) +
                                    ", newer than this cannbot understands (" +
                                    std::to_string(migrations.size()) + ")");
   }
   for (size_t v = static_cast<size_t>(version); v < migrations.size(); ++v) {
-    CANNBOT_RETURN_IF_ERROR(Execute("BEGIN IMMEDIATE"));
     Status s = ExecuteScript(migrations[v]);
     if (s.ok()) s = Execute("PRAGMA user_version=" + std::to_string(v + 1));
     if (!s.ok()) {
       (void)Execute("ROLLBACK");
       return s.WithContext("schema version " + std::to_string(v + 1));
     }
-    CANNBOT_RETURN_IF_ERROR(Execute("COMMIT"));
   }
+  CANNBOT_RETURN_IF_ERROR(Execute("COMMIT"));
   schema_version_ = static_cast<int>(migrations.size());
   return Status::Ok();
 }

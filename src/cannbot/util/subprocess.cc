@@ -194,24 +194,28 @@ Result<CommandResult> RunCommand(SpawnOptions options, std::chrono::milliseconds
   }
   CommandResult result;
   const auto deadline = start + timeout;
+  // A background grandchild may keep the pipe open after the command itself has exited: read
+  // on for a short grace period, then stop (the group is killed below).
+  std::optional<SteadyClock::time_point> drain_until;
   char buffer[1 << 14];
-  bool eof = false;
-  while (!eof) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                      SteadyClock::now());
-    if (left.count() <= 0) {
-      result.timed_out = true;
+  while (true) {
+    const auto now = SteadyClock::now();
+    if (drain_until && now >= *drain_until) break;
+    if (now >= deadline) {
+      result.timed_out = !drain_until.has_value();
       break;
     }
     pollfd p{fds[0], POLLIN, 0};
-    int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready <= 0) continue;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count() + 1, 50)));
+    if (ready == 0) {
+      if (!drain_until && child->Poll()) drain_until = SteadyClock::now() + std::chrono::milliseconds(200);
+      continue;
+    }
+    if (ready < 0) continue;  // EINTR
     ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      eof = true;
-      break;
-    }
+    if (n <= 0) break;  // EOF: every writer is gone
     size_t room = output_cap - std::min(output_cap, result.output.size());
     result.output.append(buffer, std::min(room, static_cast<size_t>(n)));
     if (static_cast<size_t>(n) > room) result.output_truncated = true;
@@ -219,6 +223,9 @@ Result<CommandResult> RunCommand(SpawnOptions options, std::chrono::milliseconds
   ::close(fds[0]);
   if (result.timed_out) {
     result.exit = child->Kill();
+  } else if (drain_until) {
+    result.exit = *child->exit_info();
+    ::kill(-child->pid(), SIGKILL);  // stragglers that held the pipe
   } else {
     auto exit = child->WaitUntil(deadline);
     if (exit) {

@@ -32,9 +32,10 @@ Comparison CompareOutputs(const float* expected, const float* got, int64_t eleme
   for (int64_t i = 0; i < elements; ++i) {
     const double e = expected[i];
     const double g = got[i];
-    if (!ElementOk(e, g, tolerance)) {
+    // An element still holding the poison was never written, whatever was expected.
+    const bool poison = IsPoison(got[i]);
+    if (poison || !ElementOk(e, g, tolerance)) {
       ++c.mismatches;
-      const bool poison = IsPoison(got[i]);
       if (poison) ++c.never_written;
       if (!c.first_bad) c.first_bad = ElementMismatch{i, e, g, poison};
     }
@@ -45,7 +46,8 @@ Comparison CompareOutputs(const float* expected, const float* got, int64_t eleme
       c.max_rel_error = std::fmax(c.max_rel_error, rel_error);
       rel_sum += rel_error;
       ++rel_count;
-    } else if (std::isfinite(e) != std::isfinite(g) || std::isnan(e) != std::isnan(g)) {
+    } else if (std::isfinite(e) != std::isfinite(g) || std::isnan(e) != std::isnan(g) ||
+               (std::isinf(e) && g != e)) {
       c.max_abs_error = INFINITY;
       c.max_rel_error = INFINITY;
     }

@@ -1,5 +1,7 @@
 #include "cannbot/validator/inputs.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace cannbot::validator {
@@ -29,7 +31,9 @@ std::vector<float> GenerateInput(const ops::Distribution& d, int64_t elements, u
     for (float& v : values) v = static_cast<float>(normal(engine));
   } else {
     std::uniform_real_distribution<double> uniform(d.a, d.b);
-    for (float& v : values) v = static_cast<float>(uniform(engine));
+    // Rounding to float can land on b itself; keep the range half-open as documented.
+    const float below_b = std::nextafter(static_cast<float>(d.b), -INFINITY);
+    for (float& v : values) v = std::min(static_cast<float>(uniform(engine)), below_b);
   }
   if (!d.edge_values.empty() && d.edge_fraction > 0) {
     std::bernoulli_distribution pick(d.edge_fraction);

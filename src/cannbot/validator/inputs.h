@@ -14,7 +14,7 @@
 
 namespace cannbot::validator {
 
-// `stream` names what the data is for, e.g. "numeric/odd/x" or "perf/1/x".
+// Uniform values lie in [a, b) after rounding to float. `stream` names what the data is for, e.g. "numeric/odd/x" or "perf/1/x".
 std::vector<float> GenerateInput(const ops::Distribution& distribution, int64_t elements,
                                  uint64_t seed, const std::string& stream);
 

@@ -1,0 +1,282 @@
+#include "cannbot/validator/tensor_layout.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/runner_protocol.h"
+
+namespace cannbot::validator {
+namespace {
+
+using runner_protocol::ArgKind;
+
+// A hand-built op: y[r][c] = x[r][c] * w[c] + eps, with params in ABI order.
+ops::OpSpec MakeOp() {
+  ops::OpSpec op;
+  op.name = "scale_rows";
+  auto rows_times_cols = [](const ops::Shape& s) { return s.Size("rows") * s.Size("cols"); };
+  op.params = {
+      {"x", ops::ParamKind::kInput, rows_times_cols},
+      {"w", ops::ParamKind::kInput, [](const ops::Shape& s) { return s.Size("cols"); }},
+      {"y", ops::ParamKind::kOutput, rows_times_cols},
+      {"rows", ops::ParamKind::kSize, nullptr},
+      {"cols", ops::ParamKind::kSize, nullptr},
+      {"eps", ops::ParamKind::kScalar, nullptr},
+  };
+  return op;
+}
+
+ops::Shape MakeShape() {
+  ops::Shape shape;
+  shape.label = "odd";
+  shape.sizes = {{"rows", 7}, {"cols", 33}};  // 231 and 33 elements: not multiples of 16
+  shape.scalars = {{"eps", 1e-5f}};
+  return shape;
+}
+
+std::vector<TensorPlace> All(const CallLayout& layout) {
+  std::vector<TensorPlace> all = layout.inputs;
+  all.insert(all.end(), layout.outputs.begin(), layout.outputs.end());
+  return all;
+}
+
+void ExpectWellPlaced(const std::vector<TensorPlace>& places, size_t begin, size_t end) {
+  size_t previous_end = begin;
+  for (const TensorPlace& p : places) {
+    SCOPED_TRACE(p.name);
+    EXPECT_EQ(p.offset % kTensorAlignment, 0u);
+    // Room for the leading guard zone after the previous tensor (or the region's start).
+    EXPECT_GE(p.offset, previous_end + kGuardBytes);
+    previous_end = p.offset + p.bytes();
+  }
+  // The trailing guard zone of the last tensor lies before `end`.
+  EXPECT_GE(end, previous_end + kGuardBytes);
+}
+
+TEST(TensorLayoutTest, PlanPutsInputsThenOutputsInParamOrder) {
+  const ops::OpSpec op = MakeOp();
+  const ops::Shape shape = MakeShape();
+  CallLayout layout = CallLayout::Plan(op, shape, 0);
+  ASSERT_EQ(layout.inputs.size(), 2u);
+  ASSERT_EQ(layout.outputs.size(), 1u);
+  EXPECT_EQ(layout.inputs[0].name, "x");
+  EXPECT_EQ(layout.inputs[1].name, "w");
+  EXPECT_EQ(layout.outputs[0].name, "y");
+  EXPECT_EQ(layout.inputs[0].elements, 7 * 33);
+  EXPECT_EQ(layout.inputs[1].elements, 33);
+  EXPECT_EQ(layout.outputs[0].elements, 7 * 33);
+  EXPECT_EQ(layout.inputs[1].bytes(), 33 * sizeof(float));
+  EXPECT_LT(layout.inputs[0].offset, layout.inputs[1].offset);
+  EXPECT_LT(layout.inputs[1].offset, layout.outputs[0].offset);
+}
+
+TEST(TensorLayoutTest, OffsetsAreAlignedAndSeparatedByGuards) {
+  const ops::OpSpec op = MakeOp();
+  const ops::Shape shape = MakeShape();
+  for (size_t begin : {size_t{0}, size_t{1}, size_t{100}, size_t{4096}, size_t{12345}}) {
+    SCOPED_TRACE("begin=" + std::to_string(begin));
+    CallLayout layout = CallLayout::Plan(op, shape, begin);
+    ExpectWellPlaced(All(layout), begin, layout.end);
+  }
+}
+
+TEST(TensorLayoutTest, WithOutputsAtKeepsInputsAndPlacesFreshOutputs) {
+  const ops::OpSpec op = MakeOp();
+  const ops::Shape shape = MakeShape();
+  CallLayout first = CallLayout::Plan(op, shape, 0);
+  CallLayout second = first.WithOutputsAt(op, shape, first.end);
+  ASSERT_EQ(second.inputs.size(), first.inputs.size());
+  for (size_t i = 0; i < first.inputs.size(); ++i) {
+    EXPECT_EQ(second.inputs[i].name, first.inputs[i].name);
+    EXPECT_EQ(second.inputs[i].offset, first.inputs[i].offset);
+    EXPECT_EQ(second.inputs[i].elements, first.inputs[i].elements);
+  }
+  ASSERT_EQ(second.outputs.size(), 1u);
+  EXPECT_EQ(second.outputs[0].name, "y");
+  EXPECT_EQ(second.outputs[0].elements, first.outputs[0].elements);
+  ExpectWellPlaced(second.outputs, first.end, second.end);
+  EXPECT_GT(second.end, first.end);
+}
+
+class GuardTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    layout_ = CallLayout::Plan(op_, shape_, 0);
+    region_.assign(layout_.end, '\0');
+    FillGuards(region_.data(), layout_.inputs);
+    FillGuards(region_.data(), layout_.outputs);
+  }
+
+  const TensorPlace& Input(const std::string& name) const {
+    for (const TensorPlace& p : layout_.inputs) {
+      if (p.name == name) return p;
+    }
+    ADD_FAILURE() << "no input " << name;
+    return layout_.inputs.front();
+  }
+
+  std::string CheckInputs() const { return CheckGuards(region_.data(), layout_.inputs, "input"); }
+  std::string CheckOutputs() const {
+    return CheckGuards(region_.data(), layout_.outputs, "output");
+  }
+
+  ops::OpSpec op_ = MakeOp();
+  ops::Shape shape_ = MakeShape();
+  CallLayout layout_;
+  std::vector<char> region_;
+};
+
+TEST_F(GuardTest, GuardsAreIntactAfterFill) {
+  EXPECT_EQ(CheckInputs(), "");
+  EXPECT_EQ(CheckOutputs(), "");
+  // The guard zones hold the pattern on both sides of every tensor.
+  for (const TensorPlace& p : All(layout_)) {
+    for (size_t i = 1; i <= kGuardBytes; ++i) {
+      ASSERT_EQ(static_cast<unsigned char>(region_[p.offset - i]), kGuardByte) << p.name;
+      ASSERT_EQ(static_cast<unsigned char>(region_[p.offset + p.bytes() + i - 1]), kGuardByte)
+          << p.name;
+    }
+  }
+}
+
+TEST_F(GuardTest, WritingInsideTensorsLeavesGuardsIntact) {
+  for (const TensorPlace& p : All(layout_)) {
+    float* data = TensorAt(region_.data(), p);
+    for (int64_t i = 0; i < p.elements; ++i) data[i] = static_cast<float>(i) * 0.5f - 3.0f;
+  }
+  EXPECT_EQ(CheckInputs(), "");
+  EXPECT_EQ(CheckOutputs(), "");
+}
+
+TEST_F(GuardTest, OneByteAfterAnOutputIsReported) {
+  const TensorPlace& y = layout_.outputs[0];
+  region_[y.offset + y.bytes()] = 0;
+  const std::string report = CheckOutputs();
+  EXPECT_NE(report, "");
+  EXPECT_NE(report.find("output y"), std::string::npos) << report;
+  EXPECT_NE(report.find("past the end"), std::string::npos) << report;
+  EXPECT_EQ(CheckInputs(), "");
+}
+
+TEST_F(GuardTest, LastByteOfTrailingGuardIsChecked) {
+  const TensorPlace& y = layout_.outputs[0];
+  region_[y.offset + y.bytes() + kGuardBytes - 1] = 0x11;
+  const std::string report = CheckOutputs();
+  EXPECT_NE(report.find("output y"), std::string::npos) << report;
+}
+
+TEST_F(GuardTest, OneByteBeforeAnInputIsReported) {
+  const TensorPlace& w = Input("w");
+  region_[w.offset - 1] = 0;
+  const std::string report = CheckInputs();
+  EXPECT_NE(report, "");
+  EXPECT_NE(report.find("input w"), std::string::npos) << report;
+  EXPECT_NE(report.find("before"), std::string::npos) << report;
+  EXPECT_EQ(CheckOutputs(), "");
+}
+
+TEST_F(GuardTest, FirstByteOfLeadingGuardIsChecked) {
+  const TensorPlace& x = Input("x");
+  region_[x.offset - kGuardBytes] = 0x22;
+  const std::string report = CheckInputs();
+  EXPECT_NE(report.find("input x"), std::string::npos) << report;
+}
+
+TEST_F(GuardTest, PoisonOutputsPoisonsEveryOutputElementOnly) {
+  for (const TensorPlace& p : layout_.inputs) {
+    float* data = TensorAt(region_.data(), p);
+    for (int64_t i = 0; i < p.elements; ++i) data[i] = 1.25f;
+  }
+  PoisonOutputs(region_.data(), layout_);
+  const TensorPlace& y = layout_.outputs[0];
+  const float* out = TensorAt(region_.data(), y);
+  for (int64_t i = 0; i < y.elements; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &out[i], sizeof(bits));
+    ASSERT_EQ(bits, kPoisonBits) << "element " << i;
+    ASSERT_TRUE(IsPoison(out[i]));
+  }
+  for (const TensorPlace& p : layout_.inputs) {
+    const float* data = TensorAt(region_.data(), p);
+    for (int64_t i = 0; i < p.elements; ++i) ASSERT_EQ(data[i], 1.25f) << p.name << " " << i;
+  }
+  EXPECT_EQ(CheckInputs(), "");
+  EXPECT_EQ(CheckOutputs(), "");
+}
+
+TEST(TensorLayoutTest, ArgsFollowParamOrderWithKinds) {
+  const ops::OpSpec op = MakeOp();
+  const ops::Shape shape = MakeShape();
+  CallLayout layout = CallLayout::Plan(op, shape, 0);
+  std::vector<KernelArg> args = layout.Args(op, shape);
+  ASSERT_EQ(args.size(), 6u);
+  EXPECT_EQ(args[0].kind, ArgKind::kTensor);
+  EXPECT_EQ(args[0].value, layout.inputs[0].offset);
+  EXPECT_EQ(args[1].kind, ArgKind::kTensor);
+  EXPECT_EQ(args[1].value, layout.inputs[1].offset);
+  EXPECT_EQ(args[2].kind, ArgKind::kTensor);
+  EXPECT_EQ(args[2].value, layout.outputs[0].offset);
+  EXPECT_EQ(args[3].kind, ArgKind::kInt64);
+  EXPECT_EQ(static_cast<int64_t>(args[3].value), 7);
+  EXPECT_EQ(args[4].kind, ArgKind::kInt64);
+  EXPECT_EQ(static_cast<int64_t>(args[4].value), 33);
+  EXPECT_EQ(args[5].kind, ArgKind::kFloat32);
+  float eps;
+  const uint32_t bits = static_cast<uint32_t>(args[5].value);
+  std::memcpy(&eps, &bits, sizeof(eps));
+  EXPECT_EQ(eps, 1e-5f);
+}
+
+TEST(TensorLayoutTest, ArgsFollowParamOrderWhenKindsInterleave) {
+  // Args must walk params in declaration order even when kinds are not grouped.
+  ops::OpSpec op;
+  op.name = "mixed";
+  auto n = [](const ops::Shape& s) { return s.Size("n"); };
+  op.params = {
+      {"alpha", ops::ParamKind::kScalar, nullptr},
+      {"out", ops::ParamKind::kOutput, n},
+      {"n", ops::ParamKind::kSize, nullptr},
+      {"a", ops::ParamKind::kInput, n},
+      {"b", ops::ParamKind::kInput, n},
+  };
+  ops::Shape shape;
+  shape.label = "tiny";
+  shape.sizes = {{"n", 5}};
+  shape.scalars = {{"alpha", -2.5f}};
+  CallLayout layout = CallLayout::Plan(op, shape, 0);
+  ASSERT_EQ(layout.inputs.size(), 2u);
+  ASSERT_EQ(layout.outputs.size(), 1u);
+  std::vector<KernelArg> args = layout.Args(op, shape);
+  ASSERT_EQ(args.size(), 5u);
+  EXPECT_EQ(args[0].kind, ArgKind::kFloat32);
+  EXPECT_EQ(args[0].value, KernelArg::Float32(-2.5f).value);
+  EXPECT_EQ(args[1].kind, ArgKind::kTensor);
+  EXPECT_EQ(args[1].value, layout.outputs[0].offset);
+  EXPECT_EQ(args[2].kind, ArgKind::kInt64);
+  EXPECT_EQ(static_cast<int64_t>(args[2].value), 5);
+  EXPECT_EQ(args[3].value, layout.inputs[0].offset);
+  EXPECT_EQ(args[4].value, layout.inputs[1].offset);
+  EXPECT_EQ(layout.inputs[0].name, "a");
+  EXPECT_EQ(layout.inputs[1].name, "b");
+}
+
+TEST(TensorLayoutTest, ArgsUseTheSecondLayoutsOutputs) {
+  const ops::OpSpec op = MakeOp();
+  const ops::Shape shape = MakeShape();
+  CallLayout first = CallLayout::Plan(op, shape, 0);
+  CallLayout second = first.WithOutputsAt(op, shape, first.end);
+  std::vector<KernelArg> args = second.Args(op, shape);
+  ASSERT_EQ(args.size(), 6u);
+  EXPECT_EQ(args[0].value, first.inputs[0].offset);
+  EXPECT_EQ(args[2].value, second.outputs[0].offset);
+  EXPECT_NE(args[2].value, first.outputs[0].offset);
+}
+
+}  // namespace
+}  // namespace cannbot::validator
