@@ -24,6 +24,7 @@ struct ValidateFlags {
   std::string db;
   bool no_cache = false;
   bool keep_work_dir = false;
+  bool no_static_check = false;
   double max_perf_seconds = 30;
 };
 
@@ -66,6 +67,7 @@ int Run(const ValidateFlags& flags) {
   config.compiler.compiler = flags.compiler;
   if (!flags.cflags.empty()) config.compiler.flags = SplitFlags(flags.cflags);
   config.compiler.use_cache = !flags.no_cache;
+  config.compiler.source_check = !flags.no_static_check;
   config.perf.min_speedup = flags.min_speedup;
   config.perf.max_seconds = flags.max_perf_seconds;
   config.keep_work_dir = flags.keep_work_dir;
@@ -104,6 +106,8 @@ Command RegisterValidate(CLI::App& app) {
   cmd->add_option("--db", flags->db, "Store file (default: " + store::Store::DefaultPath() + ")");
   cmd->add_flag("--no-cache", flags->no_cache, "Always recompile");
   cmd->add_flag("--keep-work-dir", flags->keep_work_dir, "Keep the private work directory");
+  cmd->add_flag("--no-static-check", flags->no_static_check,
+                "Skip the source pre-check (the sandbox still applies)");
   cmd->add_option("--max-perf-seconds", flags->max_perf_seconds,
                   "Time budget of the timed rounds")
       ->capture_default_str()

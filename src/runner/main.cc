@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cannbot/validator/runner_protocol.h"
+#include "runner/sandbox.h"
 
 namespace proto = cannbot::runner_protocol;
 
@@ -146,11 +147,21 @@ class Server {
       switch (static_cast<proto::Type>(header.type)) {
         case proto::Type::kLoad: Load(); break;
         case proto::Type::kCall: Call(); break;
+        case proto::Type::kSeal: Seal(); break;
         case proto::Type::kQuit: return;
         default: Reply(proto::Type::kError, "unknown request", 15);
       }
     }
   }
+
+  // The first message: the sandbox is in place; `warnings` lists what it could not apply.
+  void Ready(const std::vector<std::string>& warnings) {
+    std::string text;
+    for (const std::string& w : warnings) text += w + "\n";
+    Reply(proto::Type::kReady, text.data(), text.size());
+  }
+
+  const uint32_t* sequence() const { return &sequence_; }
 
  private:
   void Reply(proto::Type type, const void* data, size_t size) {
@@ -161,6 +172,21 @@ class Server {
     WriteAll(proto::kChannelFd, message.data(), message.size());
   }
   void Error(const std::string& text) { Reply(proto::Type::kError, text.data(), text.size()); }
+
+  // A forbidden call the kernel survived ends the runner, after telling the parent.
+  bool ReportViolation() {
+    std::string violation = cannbot::runner::TakePendingViolation();
+    if (violation.empty()) return false;
+    Error(violation);
+    std::_Exit(proto::kForbiddenSyscallExit);
+  }
+
+  void Seal() {
+    std::vector<std::string> warnings = cannbot::runner::EnterStageTwo();
+    std::string text;
+    for (const std::string& w : warnings) text += w + "\n";
+    Reply(proto::Type::kOk, text.data(), text.size());
+  }
 
   void Load() {
     proto::LoadRequest request{};
@@ -191,6 +217,7 @@ class Server {
     }
     // Static constructors of the kernel run here.
     kernel.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (ReportViolation()) return;
     if (kernel.handle == nullptr) return Error(std::string("cannot load: ") + dlerror());
     kernel.entry = dlsym(kernel.handle, symbol.c_str());
     if (kernel.entry == nullptr) {
@@ -239,6 +266,7 @@ class Server {
       ffi_call(&kernel.cif, FFI_FN(kernel.entry), nullptr, set);
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
+    if (ReportViolation()) return;
     proto::CallReply reply{static_cast<uint64_t>((end.tv_sec - start.tv_sec) * 1000000000LL +
                                                  (end.tv_nsec - start.tv_nsec))};
     Reply(proto::Type::kOk, &reply, sizeof(reply));
@@ -252,9 +280,40 @@ class Server {
   Kernel kernels_[proto::kMaxSlots];
 };
 
+// `cannbot-runner exec --work-dir=D [--cpu-seconds=N] [--address-space-mb=N]
+// [--max-file-mb=N] -- PROGRAM ARGS...`: runs a program (the compiler) confined to the
+// system's program directories and D, without network, under resource limits.
+int ExecMode(int argc, char** argv) {
+  std::string work_dir;
+  long cpu_seconds = 120, address_space_mb = 8192, max_file_mb = 256;
+  int i = 2;
+  for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+    if (std::strncmp(argv[i], "--work-dir=", 11) == 0) {
+      work_dir = argv[i] + 11;
+    } else if (!ParseFlag(argv[i], "--cpu-seconds", &cpu_seconds) &&
+               !ParseFlag(argv[i], "--address-space-mb", &address_space_mb) &&
+               !ParseFlag(argv[i], "--max-file-mb", &max_file_mb)) {
+      Die("unknown exec flag");
+    }
+  }
+  if (work_dir.empty() || i + 1 >= argc) Die("exec needs --work-dir and a program after --");
+  close_range(3, ~0u, 0);
+  SetLimit(RLIMIT_CORE, 0);
+  SetLimit(RLIMIT_CPU, static_cast<rlim_t>(cpu_seconds));
+  SetLimit(RLIMIT_AS, static_cast<rlim_t>(address_space_mb) << 20);
+  SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(max_file_mb) << 20);
+  for (const std::string& warning : cannbot::runner::ConfineCompiler(work_dir)) {
+    std::fprintf(stderr, "cannbot-runner: warning: %s\n", warning.c_str());
+  }
+  execvp(argv[i + 1], argv + i + 1);
+  std::fprintf(stderr, "cannbot-runner: cannot run %s: %s\n", argv[i + 1], std::strerror(errno));
+  return 127;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "exec") == 0) return ExecMode(argc, argv);
   Limits limits = ParseArgs(argc, argv);
   Confine(limits);
   struct stat st {};
@@ -263,6 +322,11 @@ int main(int argc, char** argv) {
                     MAP_SHARED, proto::kSharedMemoryFd, 0);
   if (base == MAP_FAILED) Die("cannot map the shared region");
   Server server(limits.nonce, static_cast<char*>(base), static_cast<size_t>(st.st_size));
+  char cwd[4096];
+  const std::string work_dir = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+  std::vector<std::string> warnings = cannbot::runner::EnterStageOne(
+      work_dir, {proto::kChannelFd, limits.nonce, server.sequence()});
+  server.Ready(warnings);
   server.Run();
   return 0;
 }

@@ -31,9 +31,13 @@ inline validator::KernelSource Kernel(const std::string& path) {
   return {path, text.ok() ? *text : std::string()};
 }
 
-// Defaults suited to tests: short time limits so failures surface fast.
+// Defaults suited to tests: short time limits so failures surface fast, and the static
+// source check off, so the dynamic defences are what each test exercises.
 inline validator::ValidatorConfig TestConfig() {
   validator::ValidatorConfig config;
+  config.compiler.source_check = false;
+  config.compiler.timeout = std::chrono::milliseconds(15000);
+  config.compiler.address_space_mb = 2048;
   config.numeric.call_timeout = std::chrono::milliseconds(3000);
   config.perf.max_seconds = 8;
   return config;

@@ -96,6 +96,20 @@ TEST_F(ValidatorTest, EmptyFileIsRejectedAtCompile) {
   EXPECT_NE(v.reason.find("empty"), std::string::npos) << v.reason;
 }
 
+TEST_F(ValidatorTest, StaticCheckRejectsObviousTricksBeforeCompiling) {
+  ValidatorConfig config = testing::TestConfig();
+  config.compiler.source_check = true;
+  Validator checked(config, store_.get());
+  ValidationRequest request;
+  request.op = "swish";
+  request.candidate = Kernel(Fixture("kernels/swish/exits.cpp"));
+  auto v = checked.Validate(request);
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  EXPECT_EQ(v->layer, "compile");
+  EXPECT_NE(v->reason.find("static check"), std::string::npos) << v->reason;
+  EXPECT_NE(v->reason.find("ends the process"), std::string::npos) << v->reason;
+}
+
 // --- sandbox ----------------------------------------------------------------------------
 
 TEST_F(ValidatorTest, SegfaultIsRejectedAtSandbox) {
@@ -127,7 +141,7 @@ TEST_F(ValidatorTest, HangIsKilledAtTheTimeLimit) {
   Verdict v = SwishFixture("hangs.cpp");
   const double seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
   EXPECT_EQ(v.layer, "sandbox");
-  EXPECT_NE(v.reason.find("did not finish"), std::string::npos) << v.reason;
+  EXPECT_NE(v.reason.find("time limit"), std::string::npos) << v.reason;
   EXPECT_LT(seconds, 30.0);  // 3 s limit plus compile; proves it was killed, not waited out
 }
 

@@ -61,6 +61,20 @@ struct SpawnAttributes {
   }
 };
 
+// This process's environment with `extra` entries added or replacing same-named ones.
+std::vector<std::string> MergedEnvironment(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    std::string text = *entry;
+    const std::string name = text.substr(0, text.find('=') + 1);
+    bool replaced = false;
+    for (const std::string& e : extra) replaced = replaced || e.rfind(name, 0) == 0;
+    if (!replaced) env.push_back(text);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
 }  // namespace
 
 std::string SignalName(int signal) {
@@ -105,9 +119,10 @@ Result<ChildProcess> ChildProcess::Spawn(const SpawnOptions& options) {
   }
   std::vector<std::string> argv = options.argv;
   std::vector<std::string> env = options.environment;
+  if (options.inherit_environment) env = MergedEnvironment(options.extra_environment);
   std::vector<char*> c_argv = CStrings(argv);
   std::vector<char*> c_env = CStrings(env);
-  char** envp = options.inherit_environment ? environ : c_env.data();
+  char** envp = c_env.data();
   pid_t pid = -1;
   int rc = ::posix_spawnp(&pid, c_argv[0], &spawn.actions, &spawn.attr, c_argv.data(), envp);
   if (rc != 0) {

@@ -27,6 +27,8 @@ struct SpawnOptions {
   std::vector<std::string> argv;  // argv[0]: the program, absolute or looked up in PATH
   bool inherit_environment = true;
   std::vector<std::string> environment;  // used when inherit_environment is false
+  // "NAME=value" entries added to (or replacing those of) the inherited environment.
+  std::vector<std::string> extra_environment;
   std::string working_dir;               // "" = the parent's
   // stdout and stderr both go to this file (created 0600, truncated); "" = /dev/null.
   std::string output_path;

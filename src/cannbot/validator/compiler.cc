@@ -8,7 +8,10 @@
 #include "cannbot/util/fs.h"
 #include "cannbot/util/hash.h"
 #include "cannbot/util/subprocess.h"
+#include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/machine_model.h"
+#include "cannbot/validator/object_inspector.h"
+#include "cannbot/validator/source_check.h"
 
 namespace cannbot::validator {
 namespace {
@@ -104,6 +107,14 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
   CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("kernel.cpp"), source));
   CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_contract.h"), Prelude(op)));
   SpawnOptions options;
+  if (config_.sandbox) {
+    const std::string runner =
+        config_.runner_path.empty() ? DefaultRunnerPath() : config_.runner_path;
+    options.argv = {runner, "exec", "--work-dir=" + dir.path(),
+                    "--cpu-seconds=" + std::to_string(config_.timeout.count() / 1000 + 1),
+                    "--address-space-mb=" + std::to_string(config_.address_space_mb), "--"};
+  }
+  const size_t command_start = options.argv.size();
   options.argv.push_back(config_.compiler);
   for (const std::string& flag : config_.flags) options.argv.push_back(flag);
   for (const char* extra : {"-include", "cannbot_contract.h", "kernel.cpp", "-o", "kernel.so",
@@ -111,8 +122,10 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
     options.argv.push_back(extra);
   }
   options.working_dir = dir.path();
+  options.extra_environment = {"TMPDIR=" + dir.path()};  // the compiler's scratch files too
   CompileResult result;
-  result.command = Join(options.argv);
+  result.command = Join(std::vector<std::string>(
+      options.argv.begin() + static_cast<long>(command_start), options.argv.end()));
   CANNBOT_ASSIGN_OR_RETURN(CommandResult run,
                            RunCommand(options, config_.timeout, config_.max_log_bytes));
   result.log = run.output;
@@ -137,8 +150,57 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
   return result;
 }
 
+Result<CompileResult> Compiler::BuildCached(const ops::OpSpec& op, const std::string& source,
+                                            std::string* bytes) {
+  const std::string key = CacheKey(op, source);
+  if (cache_ != nullptr && config_.use_cache) {
+    auto found = cache_->FindCompiled(key);  // a broken cache only costs a rebuild
+    if (found.ok() && found->has_value()) {
+      store::CompiledEntry& hit = **found;
+      CompileResult result;
+      result.ok = hit.ok;
+      result.cached = true;
+      result.log = std::move(hit.log);
+      result.reason = std::move(hit.reason);
+      *bytes = std::move(hit.shared_object);
+      return result;
+    }
+  }
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult result, Build(op, source, bytes));
+  const bool timed_out = !result.ok && result.reason.find("did not finish") != std::string::npos;
+  if (cache_ != nullptr && config_.use_cache && !timed_out) {
+    (void)cache_->PutCompiled(key, {result.ok, *bytes, result.log, result.reason, result.seconds});
+  }
+  return result;
+}
+
+Result<std::string> Compiler::InspectObject(const ops::OpSpec& op, const std::string& bytes) {
+  auto candidate = InspectSharedObject(bytes);
+  if (!candidate.ok()) return "the compiler produced an unreadable object: " +
+                              candidate.status().message();
+  // The op's reference, built the same way, shows what the toolchain itself adds.
+  std::string plain_bytes;
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult plain,
+                           BuildCached(op, op.ReferenceAsKernel(), &plain_bytes));
+  if (!plain.ok) return Status::Internal("the reference kernel does not build: " + plain.reason);
+  CANNBOT_ASSIGN_OR_RETURN(ObjectFacts plain_facts, InspectSharedObject(plain_bytes));
+  return CheckObjectFacts(*candidate, plain_facts);
+}
+
 Result<CompileResult> Compiler::Compile(const ops::OpSpec& op, const std::string& source,
                                         const std::string& work_dir, const std::string& name) {
+  return CompileChecked(op, source, work_dir, name, /*trusted=*/false);
+}
+
+Result<CompileResult> Compiler::CompileReference(const ops::OpSpec& op,
+                                                 const std::string& work_dir,
+                                                 const std::string& name) {
+  return CompileChecked(op, op.ReferenceAsKernel(), work_dir, name, /*trusted=*/true);
+}
+
+Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std::string& source,
+                                               const std::string& work_dir,
+                                               const std::string& name, bool trusted) {
   CompileResult result;
   if (source.find_first_not_of(" \t\r\n") == std::string::npos) {
     result.reason = "the kernel source is empty";
@@ -149,32 +211,27 @@ Result<CompileResult> Compiler::Compile(const ops::OpSpec& op, const std::string
                     std::to_string(config_.max_source_bytes) + " bytes";
     return result;
   }
-  const auto start = SteadyClock::now();
-  const std::string key = CacheKey(op, source);
-  std::string bytes;
-  std::optional<store::CompiledEntry> hit;
-  if (cache_ != nullptr && config_.use_cache) {
-    auto found = cache_->FindCompiled(key);
-    if (found.ok()) hit = std::move(found).value();  // a broken cache only costs a rebuild
-  }
-  if (hit) {
-    result.ok = hit->ok;
-    result.cached = true;
-    result.log = hit->log;
-    result.reason = hit->reason;
-    bytes = std::move(hit->shared_object);
-  } else {
-    CANNBOT_ASSIGN_OR_RETURN(result, Build(op, source, &bytes));
-    const bool timed_out = !result.ok && result.reason.find("did not finish") != std::string::npos;
-    if (cache_ != nullptr && config_.use_cache && !timed_out) {
-      (void)cache_->PutCompiled(key, {result.ok, bytes, result.log, result.reason,
-                                      result.seconds});
+  if (config_.source_check && !trusted) {
+    std::vector<SourceFinding> findings = CheckSource(source);
+    if (!findings.empty()) {
+      result.reason = DescribeFindings(findings);
+      return result;
     }
   }
+  const auto start = SteadyClock::now();
+  std::string bytes;
+  CANNBOT_ASSIGN_OR_RETURN(result, BuildCached(op, source, &bytes));
   if (result.command.empty()) {
     std::vector<std::string> argv = {config_.compiler};
     argv.insert(argv.end(), config_.flags.begin(), config_.flags.end());
     result.command = Join(argv) + " -include cannbot_contract.h kernel.cpp -o kernel.so";
+  }
+  if (result.ok && config_.object_check && !trusted) {
+    CANNBOT_ASSIGN_OR_RETURN(std::string problem, InspectObject(op, bytes));
+    if (!problem.empty()) {
+      result.ok = false;
+      result.reason = problem;
+    }
   }
   if (result.ok) {
     result.shared_object_path = work_dir + "/" + name + ".so";

@@ -1,9 +1,11 @@
 // Compiler: the validator's first layer. Builds one kernel source into a shared object.
 //
-// The build runs the configured compiler in a private temporary directory with a time limit
-// and keeps its log. A generated prelude declares the op's contract (`extern "C"` with the
+// The build runs the configured compiler in a private temporary directory, confined (see
+// CompilerConfig::sandbox), with time and memory limits, and keeps its log. A generated prelude declares the op's contract (`extern "C"` with the
 // exact signature) and takes the symbol's address, so a kernel with the wrong signature or
 // without the op's symbol fails here with a clear reason instead of misbehaving at run time.
+// Before the build a static source check rejects obvious tricks; after it, the object is
+// inspected for load-time code and shadowed C-library symbols.
 // Results, failures included, are cached in the Store by a hash of machine, compiler
 // identity, flags, prelude and source: an identical candidate is never compiled twice.
 //
@@ -29,6 +31,17 @@ struct CompilerConfig {
   size_t max_log_bytes = 64u << 10;
   size_t max_source_bytes = 1u << 20;
   bool use_cache = true;
+  // Run the compiler confined by cannbot-runner's exec mode: it may read only the system's
+  // program and library directories and its own build directory, with no network and
+  // limited memory, so a source cannot `#include "/etc/passwd"` into its log.
+  bool sandbox = true;
+  // Reject sources that visibly create threads, open files, ... before compiling
+  // (source_check.h); the sandbox would catch them anyway, later and with less context.
+  bool source_check = true;
+  // Reject objects with load-time code or C-library symbols (object_inspector.h).
+  bool object_check = true;
+  std::string runner_path;  // "" = DefaultRunnerPath()
+  int address_space_mb = 4096;
 };
 
 struct CompileResult {
@@ -52,14 +65,26 @@ class Compiler {
   Result<CompileResult> Compile(const ops::OpSpec& op, const std::string& source,
                                 const std::string& work_dir, const std::string& name);
 
+  // Compiles the op's own reference kernel (trusted: no source or object checks).
+  Result<CompileResult> CompileReference(const ops::OpSpec& op, const std::string& work_dir,
+                                         const std::string& name);
+
   // The generated prelude for an op (exposed for tests and `ops --show`).
   static std::string Prelude(const ops::OpSpec& op);
   const CompilerConfig& config() const { return config_; }
 
  private:
   std::string CacheKey(const ops::OpSpec& op, const std::string& source) const;
+  Result<CompileResult> CompileChecked(const ops::OpSpec& op, const std::string& source,
+                                       const std::string& work_dir, const std::string& name,
+                                       bool trusted);
   Result<CompileResult> Build(const ops::OpSpec& op, const std::string& source,
                               std::string* shared_object_bytes);
+  // Build() through the cache.
+  Result<CompileResult> BuildCached(const ops::OpSpec& op, const std::string& source,
+                                    std::string* shared_object_bytes);
+  // "" when the built object is clean, else why not (object_inspector.h).
+  Result<std::string> InspectObject(const ops::OpSpec& op, const std::string& bytes);
 
   CompilerConfig config_;
   store::Store* cache_;

@@ -5,11 +5,13 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <random>
+#include <sstream>
 
 #include "cannbot/util/fs.h"
 
@@ -19,6 +21,31 @@ namespace proto = runner_protocol;
 namespace {
 
 std::string Errno() { return std::strerror(errno); }
+
+struct ProcState {
+  bool read = false;
+  int threads = 0;
+  std::string signals;  // the SigBlk, SigIgn and SigCgt lines
+};
+
+// What the kernel, not the child, says about the child: thread count and signal masks.
+ProcState ReadProcState(pid_t pid) {
+  ProcState state;
+  auto text = ReadFile("/proc/" + std::to_string(pid) + "/status", 1u << 16);
+  if (!text.ok()) return state;
+  std::stringstream lines(*text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Threads:", 0) == 0) {
+      state.threads = std::atoi(line.c_str() + 8);
+      state.read = true;
+    } else if (line.rfind("SigBlk:", 0) == 0 || line.rfind("SigIgn:", 0) == 0 ||
+               line.rfind("SigCgt:", 0) == 0) {
+      state.signals += line + "\n";
+    }
+  }
+  return state;
+}
 
 int LastOnlineCpu() {
   long n = ::sysconf(_SC_NPROCESSORS_ONLN);
@@ -97,7 +124,41 @@ Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& co
   ::close(pair[1]);
   if (!child.ok()) return child.status();
   runner->child_ = std::make_unique<ChildProcess>(std::move(child).value());
+  CANNBOT_RETURN_IF_ERROR(runner->AwaitReady());
   return runner;
+}
+
+Status KernelRunner::AwaitReady() {
+  // The first message arrives once the child has confined itself.
+  auto ready = Receive(SteadyClock::now() + config_.load_timeout, "while starting",
+                       proto::Type::kReady);
+  if (!ready.ok()) {
+    return Status::IoError("the kernel runner did not start: " + ready.status().message());
+  }
+  std::stringstream lines(*ready);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) sandbox_warnings_.push_back(line);
+  }
+  idle_signal_state_ = ReadProcState(child_->pid()).signals;
+  return Status::Ok();
+}
+
+Status KernelRunner::CheckProcessState() {
+  ProcState state = ReadProcState(child_->pid());
+  if (!state.read) return Status::Ok();  // gone: the next request reports how it ended
+  std::string problem;
+  if (state.threads > 1) {
+    problem = "the kernel left " + std::to_string(state.threads - 1) +
+              " extra thread(s) running after it returned";
+  } else if (state.signals != idle_signal_state_) {
+    problem = "the kernel changed the process's signal handling (blocked, ignored or caught "
+              "signals) and left it changed";
+  }
+  if (problem.empty()) return Status::Ok();
+  dead_ = true;
+  child_->Kill();
+  return Status::Aborted(problem);
 }
 
 KernelRunner::~KernelRunner() {
@@ -133,8 +194,8 @@ Status KernelRunner::ChildFailure(const std::string& doing, bool timed_out,
   if (timed_out) {
     child_->Kill();
     char text[160];
-    std::snprintf(text, sizeof(text), "the kernel did not finish %s within %.1f s and was killed",
-                  doing.c_str(), limit_seconds);
+    std::snprintf(text, sizeof(text), "the kernel ran past the %.1f s time limit and was killed",
+                  limit_seconds);
     return Status::Timeout(text);
   }
   auto exit = child_->WaitUntil(SteadyClock::now() + std::chrono::milliseconds(500));
@@ -143,6 +204,12 @@ Status KernelRunner::ChildFailure(const std::string& doing, bool timed_out,
     return Status::Aborted("the kernel wrote more than " +
                            std::to_string(config_.max_output_bytes) +
                            " bytes to stdout/stderr " + doing + " and was killed");
+  }
+  if (!info.exited && info.signal == SIGSYS) {
+    // The sandbox's trap could not report (signals were blocked, as glibc does around clone).
+    return Status::Aborted("the kernel made a forbidden system call with signals blocked and "
+                           "was killed by SIGSYS (that is what starting threads or processes "
+                           "looks like) " + doing);
   }
   if (!info.exited && info.signal == SIGXCPU) {
     return Status::Aborted("the kernel used more than " + std::to_string(config_.cpu_seconds) +
@@ -153,7 +220,7 @@ Status KernelRunner::ChildFailure(const std::string& doing, bool timed_out,
 }
 
 Result<std::string> KernelRunner::Receive(SteadyClock::time_point deadline,
-                                          const std::string& doing) {
+                                          const std::string& doing, proto::Type expected) {
   const double limit = std::chrono::duration<double>(deadline - SteadyClock::now()).count();
   std::string buffer;
   auto read_exactly = [&](size_t want) -> int {  // 1 ok, 0 closed, -1 timeout
@@ -191,9 +258,13 @@ Result<std::string> KernelRunner::Receive(SteadyClock::time_point deadline,
     if (rc != 1) return ChildFailure(doing, rc < 0, limit);
   }
   if (static_cast<proto::Type>(header.type) == proto::Type::kError) {
+    // A correct parent never provokes an error reply: the kernel broke a rule or the
+    // shared object could not be loaded. Either way this child is finished.
+    dead_ = true;
+    child_->Kill();
     return Status::Aborted(buffer);
   }
-  if (static_cast<proto::Type>(header.type) != proto::Type::kOk) {
+  if (static_cast<proto::Type>(header.type) != expected) {
     dead_ = true;
     child_->Kill();
     return Status::Aborted("the runner sent an unknown reply " + doing);
@@ -217,7 +288,21 @@ Status KernelRunner::Load(int slot, const std::string& shared_object, const std:
   }
   CANNBOT_RETURN_IF_ERROR(Send(proto::Type::kLoad, payload));
   auto reply = Receive(SteadyClock::now() + config_.load_timeout, "while being loaded");
-  return reply.ok() ? Status::Ok() : reply.status();
+  if (!reply.ok()) return reply.status();
+  return CheckProcessState();  // static constructors ran just now
+}
+
+Status KernelRunner::Seal() {
+  if (dead_) return Status::Aborted("the runner has already stopped");
+  CANNBOT_RETURN_IF_ERROR(Send(proto::Type::kSeal, ""));
+  auto reply = Receive(SteadyClock::now() + config_.load_timeout, "while sealing the sandbox");
+  if (!reply.ok()) return reply.status();
+  std::stringstream lines(*reply);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) sandbox_warnings_.push_back(line);
+  }
+  return Status::Ok();
 }
 
 Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<KernelArg>>& sets,
@@ -239,6 +324,7 @@ Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<Ke
   auto reply = Receive(start + timeout, "while running");
   const auto end = SteadyClock::now();
   if (!reply.ok()) return reply.status();
+  CANNBOT_RETURN_IF_ERROR(CheckProcessState());
   CallTiming timing;
   timing.wall_seconds = std::chrono::duration<double>(end - start).count();
   if (reply->size() == sizeof(proto::CallReply)) {
@@ -247,6 +333,11 @@ Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<Ke
     timing.child_seconds = static_cast<double>(body.elapsed_ns) * 1e-9;
   }
   return timing;
+}
+
+size_t KernelRunner::ChildOutputBytes() const {
+  struct stat st {};
+  return ::stat(output_path_.c_str(), &st) == 0 ? static_cast<size_t>(st.st_size) : 0;
 }
 
 std::string KernelRunner::ChildOutput(size_t max_bytes) const {

@@ -5,10 +5,13 @@
 // child says is trusted: callers verify outputs themselves, and Call() reports the parent's
 // own wall-clock time of each batch.
 //
-// Failure semantics: when the child crashes, exceeds a limit, hangs past a deadline or breaks
-// the protocol, the call returns Status::Aborted (or Timeout) with one sentence saying what
+// Failure semantics: when the child crashes, exceeds a limit, hangs past a deadline, makes a
+// forbidden system call, leaves threads running, changes its signal handling or breaks the
+// protocol, the call returns Status::Aborted (or Timeout) with one sentence saying what
 // happened ("the kernel was killed by SIGSEGV (segmentation fault)"); the child is then dead
 // and the runner unusable. Infrastructure failures (cannot spawn, cannot map) are IoError.
+// After each call the parent reads the child's /proc status itself: threads and signal masks
+// are facts the kernel cannot forge.
 //
 // Ownership: the runner owns the child process (killed with its whole process group on
 // destruction) and the region. Thread-safety: one thread at a time.
@@ -69,20 +72,30 @@ class KernelRunner {
 
   Status Load(int slot, const std::string& shared_object, const std::string& symbol,
               const std::vector<runner_protocol::ArgKind>& kinds);
+  // Every kernel is loaded: from now on the child may not open files.
+  Status Seal();
   // Calls the kernel in `slot` `repetitions` times, rotating over `sets` of arguments.
   Result<CallTiming> Call(int slot, const std::vector<std::vector<KernelArg>>& sets,
                           uint32_t repetitions, std::chrono::milliseconds timeout);
 
   // The first `max_bytes` the child wrote to stdout/stderr.
   std::string ChildOutput(size_t max_bytes = 4096) const;
+  // Bytes the child wrote to stdout/stderr so far.
+  size_t ChildOutputBytes() const;
+  // Sandbox mechanisms the child could not apply (empty when fully confined).
+  const std::vector<std::string>& sandbox_warnings() const { return sandbox_warnings_; }
 
  private:
   KernelRunner() = default;
   Status Send(runner_protocol::Type type, const std::string& payload);
   // Waits for the reply to the last request; on a dead or silent child, kills it and
   // explains why.
-  Result<std::string> Receive(SteadyClock::time_point deadline, const std::string& doing);
+  Result<std::string> Receive(SteadyClock::time_point deadline, const std::string& doing,
+                              runner_protocol::Type expected = runner_protocol::Type::kOk);
   Status ChildFailure(const std::string& doing, bool timed_out, double limit_seconds);
+  // After a call: the kernel must not have left threads or changed its signal state.
+  Status CheckProcessState();
+  Status AwaitReady();
 
   RunnerConfig config_;
   std::unique_ptr<ChildProcess> child_;
@@ -94,6 +107,8 @@ class KernelRunner {
   uint32_t sequence_ = 0;
   std::string output_path_;
   bool dead_ = false;
+  std::vector<std::string> sandbox_warnings_;
+  std::string idle_signal_state_;  // SigBlk/SigIgn/SigCgt of the confined, idle child
 };
 
 }  // namespace cannbot::validator

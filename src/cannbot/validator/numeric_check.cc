@@ -69,6 +69,13 @@ std::vector<std::vector<float>> CopyOutputs(char* region, const CallLayout& layo
 
 }  // namespace
 
+std::string PrintedReason(size_t bytes, const std::string& start) {
+  std::string first_line = start.substr(0, start.find('\n'));
+  return "the kernel printed " + std::to_string(bytes) +
+         " bytes to stdout/stderr (kernels must not print; output is never trusted), starting: \"" +
+         first_line + "\"";
+}
+
 std::vector<runner_protocol::ArgKind> ArgKinds(const ops::OpSpec& op) {
   std::vector<runner_protocol::ArgKind> kinds;
   for (const ops::Param& p : op.params) {
@@ -105,10 +112,12 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
   };
 
   Status loaded = runner->Load(0, shared_object, op.name, ArgKinds(op));
+  if (loaded.ok()) loaded = runner->Seal();
   if (!loaded.ok()) {
     if (child_failed(loaded)) return fail("sandbox", loaded.message());
     return loaded;
   }
+  report.sandbox_warnings = runner->sandbox_warnings();
   char* region = runner->region();
   for (const ops::Shape& shape : op.shapes) {
     if (shape.perf) continue;
@@ -154,8 +163,12 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
       for (size_t i = 0; i < second_outputs.size() && problem.empty(); ++i) {
         if (std::memcmp(first_outputs[i].data(), second_outputs[i].data(),
                         data.layout.outputs[i].bytes()) != 0) {
-          problem = "nondeterministic: a second run on the same inputs gave different bits "
-                    "in output " + data.layout.outputs[i].name;
+          Comparison c = CompareOutputs(data.expected[i].data(), second_outputs[i].data(),
+                                        data.layout.outputs[i].elements, result.tolerance);
+          problem = "nondeterministic: a second run on the same inputs gave different bits in "
+                    "output " + data.layout.outputs[i].name +
+                    (c.ok() ? std::string(" (both within tolerance)")
+                            : " (second run: " + c.Describe(data.layout.outputs[i].name) + ")");
         }
       }
     }
@@ -163,8 +176,10 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
     report.cases.push_back(result);
     if (!problem.empty()) return fail("numeric", problem + " " + where);
   }
+  if (runner->ChildOutputBytes() > 0) {
+    return fail("sandbox", PrintedReason(runner->ChildOutputBytes(), runner->ChildOutput(80)));
+  }
   report.ok = true;
-  report.child_output = runner->ChildOutput();
   return report;
 }
 

@@ -7,8 +7,9 @@
 // reference itself and compares with the op's tolerance. Each case runs twice and must give
 // bitwise-identical output. The kernel never sees expected outputs.
 //
-// A crash, hang or output flood is reported with layer "sandbox"; wrong numbers, writes out
-// of bounds, modified inputs or nondeterminism with layer "numeric".
+// A crash, hang, forbidden system call, leftover thread, changed signal handling or any
+// printing is reported with layer "sandbox"; wrong numbers, writes out of bounds, modified
+// inputs or nondeterminism with layer "numeric".
 //
 // Thread-safety: each call uses its own runner; safe to run concurrently.
 #pragma once
@@ -43,6 +44,7 @@ struct NumericReport {
   std::string reason;  // one sentence when !ok
   std::vector<NumericCase> cases;
   std::string child_output;  // what the kernel printed (capped)
+  std::vector<std::string> sandbox_warnings;  // confinement the runner could not apply
 };
 
 // Runs every numeric (non-perf) shape of `op` against `shared_object`. An error Status means
@@ -53,5 +55,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
 
 // The argument kinds of an op's signature, for KernelRunner::Load.
 std::vector<runner_protocol::ArgKind> ArgKinds(const ops::OpSpec& op);
+// The rejection reason for a kernel that wrote `bytes` to stdout/stderr.
+std::string PrintedReason(size_t bytes, const std::string& start);
 
 }  // namespace cannbot::validator

@@ -2,15 +2,20 @@
 //
 // Baseline and candidate are loaded into one fresh runner pinned to one CPU and timed in
 // alternating batches (the order flips every round, so drift hits both alike) on the op's
-// perf shape, with inputs drawn fresh for this layer and rotated over several buffer sets.
-// Each batch is timed by the parent's clock (a kernel cannot fake it); batches are long
-// enough that the channel's round trip, measured and subtracted, is negligible. Each round
-// yields one speedup ratio; the gate reports their median with a distribution-free 95%
-// confidence interval and passes only when the interval's lower bound clears min_speedup.
-// Rounds stop early once the interval is clearly above or below the bar.
+// perf shape. Each batch is timed by the parent's clock (a kernel cannot fake it), minus the
+// measured round trip of an empty batch. Each round yields one speedup ratio; the gate
+// reports their median with a distribution-free 95% confidence interval and passes only when
+// the interval's lower bound clears min_speedup. Rounds stop early once the interval is
+// clearly above or below the bar.
 //
-// Outputs of timed runs are checked too: the first batch against the reference, every later
-// batch bit for bit against the first, and the inputs must be untouched at the end.
+// The timed data is built so that no shortcut pays: several data sets with fresh inputs, half
+// of them "twins" that share every other set's head and tail and differ inside (a cache keyed
+// on a cheap fingerprint serves a wrong answer); one buffer position per data set, so a batch
+// calls the kernel once per position and never twice on the same inputs; and the data sets
+// rotate between positions every round (a cache keyed on pointers serves a wrong answer).
+// Every output of every batch is checked: the first time a data set is seen against the
+// reference, then bit for bit against that first answer; inputs must be unchanged after every
+// batch, and a kernel that stops computing leaves the poison in place.
 //
 // Thread-safety: run one gate at a time per machine; two timings at once on two cores are
 // worthless. The caller serialises.
@@ -30,9 +35,8 @@ struct PerfConfig {
   double min_speedup = 1.05;         // the lower 95% bound of the speedup must clear this
   int min_rounds = 10;               // rounds before the early stop may trigger
   int max_rounds = 60;
-  double target_batch_seconds = 0.02;  // each timed batch repeats the call at least this long
   double max_seconds = 30;           // time budget for the timed rounds
-  int input_sets = 2;                // buffer sets a batch rotates over
+  int data_sets = 4;                 // distinct inputs per batch (even: half are twins), >= 2
   std::chrono::milliseconds call_timeout{60000};  // for any single batch
 };
 

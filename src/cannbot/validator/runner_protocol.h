@@ -20,12 +20,16 @@ inline constexpr uint32_t kMaxPayload = 1u << 20;
 inline constexpr int kSharedMemoryFd = 3;
 inline constexpr int kChannelFd = 4;
 inline constexpr int kMaxSlots = 4;
+// The runner's exit status after its sandbox trapped a forbidden system call.
+inline constexpr int kForbiddenSyscallExit = 97;
 inline constexpr int kMaxArgs = 64;
 
 enum class Type : uint32_t {
   kLoad = 1,   // LoadRequest: dlopen a shared object and resolve the kernel's symbol
   kCall = 2,   // CallRequest: call a loaded kernel `repetitions` times
   kQuit = 3,
+  kSeal = 4,   // every kernel is loaded: tighten the sandbox (no more file opens)
+  kReady = 99,   // the runner's first message, once confined; payload: warnings, one a line
   kOk = 100,   // reply; to kCall it carries a CallReply
   kError = 101,  // reply; payload is a human-readable message
 };

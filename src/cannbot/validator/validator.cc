@@ -19,8 +19,8 @@ Result<std::string> Validator::BuildBaseline(const ops::OpSpec& op,
                                              const ValidationRequest& request, uint64_t seed,
                                              const std::string& work_dir) {
   if (!request.baseline) {
-    CANNBOT_ASSIGN_OR_RETURN(CompileResult built, compiler_.Compile(op, op.ReferenceAsKernel(),
-                                                                    work_dir, "baseline"));
+    CANNBOT_ASSIGN_OR_RETURN(CompileResult built,
+                             compiler_.CompileReference(op, work_dir, "baseline"));
     if (!built.ok) {
       return Status::Internal("the reference kernel of " + op.name +
                               " does not compile with these flags: " + built.reason);

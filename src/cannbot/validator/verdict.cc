@@ -42,7 +42,8 @@ nlohmann::json NumericJson(const NumericReport& n) {
     }
     cases.push_back(one);
   }
-  nlohmann::json out = {{"ok", n.ok}, {"reason", n.reason}, {"cases", cases}};
+  nlohmann::json out = {{"ok", n.ok}, {"reason", n.reason}, {"cases", cases},
+                        {"sandbox_warnings", n.sandbox_warnings}};
   if (!n.child_output.empty()) out["kernel_output"] = n.child_output;
   return out;
 }
@@ -156,6 +157,12 @@ std::string Verdict::RenderText() const {
     }
     out << Format("  speedup    %.2fx (95%% CI %.2fx-%.2fx), bar %.2fx\n", perf->speedup,
                   perf->speedup_ci.low, perf->speedup_ci.high, perf->min_speedup);
+  }
+  if (numeric) {
+    for (const std::string& warning : numeric->sandbox_warnings) {
+      out << "\n  warning: sandbox: " << warning;
+    }
+    if (!numeric->sandbox_warnings.empty()) out << "\n";
   }
   out << "\nVERDICT: " << (accepted ? "accepted" : "rejected");
   if (!accepted) out << " at the " << layer << " layer";

@@ -1,0 +1,146 @@
+#include "cannbot/validator/object_inspector.h"
+
+#include <elf.h>
+#include <link.h>
+
+#include <cstring>
+
+#include "cannbot/util/fs.h"
+
+namespace cannbot::validator {
+namespace {
+
+template <typename T>
+bool ReadAt(const std::string& bytes, uint64_t offset, T* out) {
+  if (offset > bytes.size() || bytes.size() - offset < sizeof(T)) return false;
+  std::memcpy(out, bytes.data() + offset, sizeof(T));
+  return true;
+}
+
+struct Section {
+  std::string name;
+  Elf64_Shdr header;
+};
+
+Result<std::vector<Section>> Sections(const std::string& bytes) {
+  Elf64_Ehdr ehdr{};
+  if (!ReadAt(bytes, 0, &ehdr) || std::memcmp(ehdr.e_ident, ELFMAG, SELFMAG) != 0) {
+    return Status::InvalidArgument("not an ELF file");
+  }
+  if (ehdr.e_ident[EI_CLASS] != ELFCLASS64 || ehdr.e_ident[EI_DATA] != ELFDATA2LSB ||
+      ehdr.e_shentsize != sizeof(Elf64_Shdr)) {
+    return Status::InvalidArgument("not a 64-bit little-endian ELF file");
+  }
+  std::vector<Elf64_Shdr> headers(ehdr.e_shnum);
+  for (size_t i = 0; i < headers.size(); ++i) {
+    if (!ReadAt(bytes, ehdr.e_shoff + i * sizeof(Elf64_Shdr), &headers[i])) {
+      return Status::InvalidArgument("truncated section headers");
+    }
+  }
+  if (ehdr.e_shstrndx >= headers.size()) return Status::InvalidArgument("no section names");
+  const Elf64_Shdr& names = headers[ehdr.e_shstrndx];
+  std::vector<Section> sections;
+  for (const Elf64_Shdr& h : headers) {
+    std::string name;
+    for (uint64_t at = names.sh_offset + h.sh_name; at < bytes.size() && bytes[at] != '\0'; ++at) {
+      name.push_back(bytes[at]);
+    }
+    sections.push_back({name, h});
+  }
+  return sections;
+}
+
+std::vector<std::string> DefinedDynamicSymbols(const std::string& bytes,
+                                               const std::vector<Section>& sections) {
+  std::vector<std::string> symbols;
+  for (const Section& s : sections) {
+    if (s.header.sh_type != SHT_DYNSYM || s.header.sh_link >= sections.size()) continue;
+    const Elf64_Shdr& strings = sections[s.header.sh_link].header;
+    const uint64_t count = s.header.sh_entsize ? s.header.sh_size / s.header.sh_entsize : 0;
+    for (uint64_t i = 0; i < count; ++i) {
+      Elf64_Sym sym{};
+      if (!ReadAt(bytes, s.header.sh_offset + i * sizeof(Elf64_Sym), &sym)) break;
+      const int bind = ELF64_ST_BIND(sym.st_info);
+      if (sym.st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK)) continue;
+      std::string name;
+      for (uint64_t at = strings.sh_offset + sym.st_name; at < bytes.size() && bytes[at] != '\0';
+           ++at) {
+        name.push_back(bytes[at]);
+      }
+      if (!name.empty()) symbols.push_back(name);
+    }
+  }
+  return symbols;
+}
+
+int CollectLibrary(dl_phdr_info* info, size_t, void* data) {
+  auto* paths = static_cast<std::vector<std::string>*>(data);
+  const std::string name = info->dlpi_name ? info->dlpi_name : "";
+  if (name.find("/libc.so") != std::string::npos || name.find("/libm.so") != std::string::npos) {
+    paths->push_back(name);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<ObjectFacts> InspectSharedObject(const std::string& bytes) {
+  CANNBOT_ASSIGN_OR_RETURN(std::vector<Section> sections, Sections(bytes));
+  ObjectFacts facts;
+  for (const Section& s : sections) {
+    const uint64_t entries = s.header.sh_size / sizeof(uint64_t);
+    if (s.name == ".init_array" || s.name == ".ctors") facts.init_functions += entries;
+    if (s.name == ".fini_array" || s.name == ".dtors") facts.fini_functions += entries;
+  }
+  facts.defined_symbols = DefinedDynamicSymbols(bytes, sections);
+  return facts;
+}
+
+const std::set<std::string>& SystemLibrarySymbols() {
+  static const std::set<std::string> symbols = [] {
+    std::set<std::string> out;
+    std::vector<std::string> paths;
+    dl_iterate_phdr(CollectLibrary, &paths);
+    for (const std::string& path : paths) {
+      auto bytes = ReadFile(path, 64u << 20);
+      if (!bytes.ok()) continue;
+      auto sections = Sections(*bytes);
+      if (!sections.ok()) continue;
+      for (std::string& name : DefinedDynamicSymbols(*bytes, *sections)) out.insert(name);
+    }
+    // The runner's own libraries, which this process does not load.
+    for (const char* name : {"ffi_call", "ffi_prep_cif", "seccomp_load", "seccomp_init"}) {
+      out.insert(name);
+    }
+    return out;
+  }();
+  return symbols;
+}
+
+std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& plain) {
+  if (candidate.init_functions > plain.init_functions) {
+    return "the kernel runs code when it is loaded (a static constructor, a global object "
+           "with a constructor, or a header such as <iostream> that adds one); kernels must "
+           "not run code outside their call";
+  }
+  if (candidate.fini_functions > plain.fini_functions) {
+    return "the kernel runs code when it is unloaded (a static destructor); kernels must not "
+           "run code outside their call";
+  }
+  const std::set<std::string>& system = SystemLibrarySymbols();
+  const std::set<std::string> toolchain(plain.defined_symbols.begin(),
+                                        plain.defined_symbols.end());
+  for (const std::string& name : candidate.defined_symbols) {
+    if (toolchain.count(name) > 0) continue;  // every kernel has these (_init, _fini, ...)
+    if (system.count(name) > 0) {
+      return "the kernel defines " + name +
+             ", a C library function, which could shadow what the harness relies on";
+    }
+    if (name.find("cannbot") != std::string::npos) {
+      return "the kernel defines " + name + ", a name reserved for cannbot's harness";
+    }
+  }
+  return "";
+}
+
+}  // namespace cannbot::validator

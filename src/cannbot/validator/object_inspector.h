@@ -1,0 +1,37 @@
+// ObjectInspector: facts about a built kernel read from its ELF file, without loading it.
+//
+// Loading runs code; reading does not. The compile layer uses these facts to reject a kernel
+// that runs code at load or unload time (static constructors and destructors, which would run
+// before any check of its output) or that defines symbols of the C library or the harness
+// (clock_gettime, memcmp, anything named cannbot...), a classic way to fake timing or
+// comparison.
+//
+// Only 64-bit little-endian ELF is understood; anything else is reported as an error.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cannbot/util/status.h"
+
+namespace cannbot::validator {
+
+struct ObjectFacts {
+  size_t init_functions = 0;  // entries of .init_array (plus .ctors)
+  size_t fini_functions = 0;  // entries of .fini_array (plus .dtors)
+  std::vector<std::string> defined_symbols;  // global or weak symbols the object exports
+};
+
+Result<ObjectFacts> InspectSharedObject(const std::string& elf_bytes);
+
+// Symbols exported by the C and math libraries this process has loaded.
+const std::set<std::string>& SystemLibrarySymbols();
+
+// "" when the candidate is clean; else one sentence. `plain` are the facts of a kernel built
+// the same way that certainly has no constructors (the toolchain's own start-up files add
+// a fixed number of entries).
+std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& plain);
+
+}  // namespace cannbot::validator

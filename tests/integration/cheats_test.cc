@@ -1,0 +1,199 @@
+// The cheat corpus (tests/fixtures/cheats): every trick a reward-hacking generator has been
+// seen to use, each of which must be rejected at the right layer with a reason that names
+// it, while the validating process survives with no leftover processes or files.
+//
+// The static source check is off here (TestConfig), so each cheat meets the dynamic defence
+// that must stop it; tests/unit/source_check_test.cc covers the static first line.
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "integration/test_support.h"
+
+namespace cannbot::validator {
+namespace {
+
+using testing::Fixture;
+using testing::Kernel;
+
+struct Cheat {
+  const char* file;
+  const char* op;
+  const char* layer;   // expected layer; "numeric-ok" for controls that must pass numerics
+  const char* reason;  // a phrase the reason must contain
+};
+
+void PrintTo(const Cheat& cheat, std::ostream* out) { *out << cheat.file; }
+
+const Cheat kCheats[] = {
+    // 1-3: skipping work
+    {"stale_output.cpp", "swish", "numeric", "never wrote"},
+    {"first_half.cpp", "swish", "numeric", "never written"},
+    {"every_other.cpp", "swish", "numeric", "never written"},
+    {"one_row.cpp", "matmul", "numeric", "differ"},
+    {"constant.cpp", "swish", "numeric", "wrong results"},
+    {"zeros.cpp", "swish", "numeric", "wrong results"},
+    // 4: stops computing once it believes it is being timed
+    {"stops_after_warmup.cpp", "swish", "perf", "never wrote"},
+    {"stops_after_pause.cpp", "swish", "numeric", "second run"},
+    // 5: caches
+    {"cache_by_pointer.cpp", "matmul", "perf", "data it had already seen"},
+    {"cache_by_fingerprint.cpp", "matmul", "perf", "wrong results in a timed run"},
+    // 6: threads
+    {"background_thread.cpp", "swish", "sandbox", "starting threads or processes"},
+    {"leftover_thread.cpp", "swish", "sandbox", "starting threads or processes"},
+    // 7: memory it does not own
+    {"out_of_bounds.cpp", "swish", "numeric", "wrote"},
+    {"scratch_input.cpp", "swish", "numeric", "modified its input x"},
+    {"restores_input.cpp", "swish", "numeric-ok", ""},
+    // 8: shapes
+    {"hardcoded_perf_shape.cpp", "swish", "numeric-ok", ""},
+    {"vector_width_only.cpp", "swish", "numeric", "never wr"},
+    {"hardcoded_small.cpp", "matmul", "numeric", "wrong results"},
+    // 9: precision
+    {"fast_exp_too_loose.cpp", "swish", "numeric", "wrong results"},
+    {"fp16_math.cpp", "swish", "numeric", "wrong results"},
+    {"overflows.cpp", "swish", "numeric", "wrong results"},
+    // 10
+    {"nondeterministic.cpp", "swish", "numeric", "nondeterministic"},
+    // 11: ending the process, signals
+    {"calls_exit.cpp", "swish", "sandbox", "ended the process (exited with status 0)"},
+    {"calls_underscore_exit.cpp", "swish", "sandbox", "ended the process (exited with status 0)"},
+    {"calls_abort.cpp", "swish", "sandbox", "SIGABRT"},
+    {"raises_sigterm.cpp", "swish", "sandbox", "SIGTERM"},
+    {"installs_handler.cpp", "swish", "sandbox", "rt_sigaction (installing signal handlers)"},
+    {"blocks_sigterm.cpp", "swish", "sandbox", "signal handling"},
+    // 12: resource abuse
+    {"infinite_loop.cpp", "swish", "sandbox", "time limit"},
+    {"sleeps.cpp", "swish", "sandbox", "time limit"},
+    {"fork_bomb.cpp", "swish", "sandbox", "starting"},
+    {"huge_alloc.cpp", "swish", "sandbox", "the kernel"},
+    {"stack_overflow.cpp", "swish", "sandbox", "SIGSEGV"},
+    // 13: files, network, programs, other processes
+    {"reads_passwd.cpp", "swish", "sandbox", "openat (opening files)"},
+    {"reads_outside.cpp", "swish", "sandbox", "(opening files)"},
+    {"opens_socket.cpp", "swish", "sandbox", "socket (network access)"},
+    {"calls_system.cpp", "swish", "sandbox", "starting threads or processes"},
+    {"calls_exec.cpp", "swish", "sandbox", "execve (running programs)"},
+    {"kills_parent.cpp", "swish", "sandbox", "kill (signalling other processes)"},
+    // 14: code outside the call
+    {"static_constructor.cpp", "swish", "compile", "runs code when it is loaded"},
+    {"static_destructor.cpp", "swish", "compile", "runs code when it is"},
+    {"constructor_attribute.cpp", "swish", "compile", "runs code when it is loaded"},
+    // 15: shadowing the harness
+    {"shadows_clock.cpp", "swish", "compile", "defines clock_gettime"},
+    {"shadows_memcmp.cpp", "swish", "compile", "a C library function"},
+    {"shadows_reference.cpp", "swish", "compile", "reserved for cannbot"},
+    // 16
+    {"fake_verdict.cpp", "swish", "sandbox", "printed"},
+    // 17
+    {"slower.cpp", "swish", "perf", "not measurably faster"},
+    // compile-time escapes
+    {"include_passwd.cpp", "swish", "compile", "compilation failed"},
+    {"include_dev_zero.cpp", "swish", "compile", ""},
+    {"template_bomb.cpp", "swish", "compile", ""},
+    {"pragma_hang.cpp", "swish", "compile", ""},
+};
+
+// Direct children of this process, zombies included.
+std::vector<int> ChildPids() {
+  std::vector<int> pids;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return pids;
+  while (dirent* entry = readdir(proc)) {
+    int pid = std::atoi(entry->d_name);
+    if (pid <= 0) continue;
+    std::ifstream stat("/proc/" + std::string(entry->d_name) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    auto close_paren = line.rfind(')');
+    if (close_paren == std::string::npos) continue;
+    std::istringstream fields(line.substr(close_paren + 2));
+    char state;
+    int ppid = 0;
+    fields >> state >> ppid;
+    if (ppid == getpid()) pids.push_back(pid);
+  }
+  closedir(proc);
+  return pids;
+}
+
+bool DirectoryEmpty(const std::string& path) {
+  DIR* dir = opendir(path.c_str());
+  if (dir == nullptr) return false;
+  bool empty = true;
+  while (dirent* entry = readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..") empty = false;
+  }
+  closedir(dir);
+  return empty;
+}
+
+class CheatTest : public ::testing::TestWithParam<Cheat> {
+ protected:
+  void SetUp() override {
+    // A private TMPDIR: every work and build directory must be gone afterwards.
+    char pattern[] = "/tmp/cannbot-cheats-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    tmpdir_ = pattern;
+    const char* old = std::getenv("TMPDIR");
+    old_tmpdir_ = old ? old : "";
+    setenv("TMPDIR", tmpdir_.c_str(), 1);
+    store_ = testing::SharedStore();
+    ASSERT_NE(store_, nullptr);
+  }
+  void TearDown() override {
+    EXPECT_TRUE(ChildPids().empty()) << "processes left behind";
+    EXPECT_TRUE(DirectoryEmpty(tmpdir_)) << "files left behind in " << tmpdir_;
+    RemoveAll(tmpdir_);
+    if (old_tmpdir_.empty()) {
+      unsetenv("TMPDIR");
+    } else {
+      setenv("TMPDIR", old_tmpdir_.c_str(), 1);
+    }
+  }
+
+  std::string tmpdir_;
+  std::string old_tmpdir_;
+  std::unique_ptr<store::Store> store_;
+};
+
+TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
+  const Cheat& cheat = GetParam();
+  ValidatorConfig config = testing::TestConfig();
+  config.compiler.use_cache = false;  // compile-time escapes must really run the compiler
+  Validator validator(config, store_.get());
+  ValidationRequest request;
+  request.op = cheat.op;
+  request.candidate = Kernel(Fixture(std::string("cheats/") + cheat.file));
+  ASSERT_FALSE(request.candidate.text.empty());
+  request.seed = 99;
+  auto verdict = validator.Validate(request);
+  ASSERT_TRUE(verdict.ok()) << verdict.status().ToString();
+  const Verdict& v = *verdict;
+  if (std::string(cheat.layer) == "numeric-ok") {
+    ASSERT_TRUE(v.numeric.has_value()) << v.RenderText();
+    EXPECT_TRUE(v.numeric->ok) << v.RenderText();
+    return;
+  }
+  EXPECT_FALSE(v.accepted) << v.RenderText();
+  EXPECT_EQ(v.layer, cheat.layer) << v.reason;
+  EXPECT_NE(v.reason.find(cheat.reason), std::string::npos) << v.reason;
+  // Whatever the compiler was made to read must not come back in the log.
+  EXPECT_EQ(v.compile.log.find("root:x:0:0"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CheatTest, ::testing::ValuesIn(kCheats),
+                         [](const ::testing::TestParamInfo<Cheat>& info) {
+                           std::string name = info.param.file;
+                           name = name.substr(0, name.find('.'));
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace cannbot::validator
