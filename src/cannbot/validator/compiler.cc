@@ -132,6 +132,7 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
   if (run.output_truncated) result.log += "\n[... compiler output truncated]";
   result.seconds = run.seconds;
   if (run.timed_out) {
+    result.timed_out = true;
     result.reason = "the compiler did not finish within " +
                     std::to_string(config_.timeout.count() / 1000) + " s and was killed";
     return result;
@@ -167,8 +168,7 @@ Result<CompileResult> Compiler::BuildCached(const ops::OpSpec& op, const std::st
     }
   }
   CANNBOT_ASSIGN_OR_RETURN(CompileResult result, Build(op, source, bytes));
-  const bool timed_out = !result.ok && result.reason.find("did not finish") != std::string::npos;
-  if (cache_ != nullptr && config_.use_cache && !timed_out) {
+  if (cache_ != nullptr && config_.use_cache && !result.timed_out) {
     (void)cache_->PutCompiled(key, {result.ok, *bytes, result.log, result.reason, result.seconds});
   }
   return result;

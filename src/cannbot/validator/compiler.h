@@ -47,6 +47,7 @@ struct CompilerConfig {
 struct CompileResult {
   bool ok = false;
   bool cached = false;
+  bool timed_out = false;          // the compiler hit the time limit (never cached)
   std::string shared_object_path;  // in the caller's work dir, when ok
   std::string log;                 // compiler output (capped)
   std::string reason;              // one sentence when !ok
