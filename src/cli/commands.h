@@ -27,6 +27,9 @@ struct Command {
 
 Command RegisterValidate(CLI::App& app);
 Command RegisterOps(CLI::App& app);
+Command RegisterDiagnose(CLI::App& app);
+Command RegisterSuggest(CLI::App& app);
+Command RegisterSkills(CLI::App& app);
 
 // Prints an error for people (stderr) or machines (stdout JSON) and returns kExitError.
 int ReportError(const Status& status, bool json);

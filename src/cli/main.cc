@@ -11,7 +11,9 @@ int main(int argc, char** argv) {
   CLI::App app{"cannbot: validated kernel optimisation from profiler data"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cannbot 0.1.0");
-  const std::vector<Command> commands = {RegisterValidate(app), RegisterOps(app)};
+  const std::vector<Command> commands = {RegisterValidate(app), RegisterSuggest(app),
+                                         RegisterDiagnose(app), RegisterOps(app),
+                                         RegisterSkills(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -93,6 +93,11 @@ std::string Compiler::Prelude(const ops::OpSpec& op) {
 std::string Compiler::CacheKey(const ops::OpSpec& op, const std::string& source) const {
   std::string material = compiler_identity_;
   material += '\0';
+  // A confined and an unconfined build of the same source can log different things
+  // (`#include "/etc/passwd"`): they must never share a cache entry.
+  material += config_.sandbox ? "sandboxed:" + std::to_string(config_.address_space_mb)
+                              : "unconfined";
+  material += '\0';
   material += Join(config_.flags);
   material += '\0';
   material += Prelude(op);
@@ -224,7 +229,8 @@ Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std:
   if (result.command.empty()) {
     std::vector<std::string> argv = {config_.compiler};
     argv.insert(argv.end(), config_.flags.begin(), config_.flags.end());
-    result.command = Join(argv) + " -include cannbot_contract.h kernel.cpp -o kernel.so";
+    result.command = Join(argv) +
+                     " -include cannbot_contract.h kernel.cpp -o kernel.so -Wl,--no-undefined";
   }
   if (result.ok && config_.object_check && !trusted) {
     CANNBOT_ASSIGN_OR_RETURN(std::string problem, InspectObject(op, bytes));

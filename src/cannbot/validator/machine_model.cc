@@ -36,8 +36,11 @@ int OnlineCpus() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
+// Sanitizer instrumentation would measure the instrumentation, not the machine.
+#define CANNBOT_UNINSTRUMENTED __attribute__((no_sanitize("address", "undefined")))
+
 // a[i] = b[i] + s * c[i]; cloned per ISA so the widest available loads and stores are used.
-__attribute__((target_clones("avx512f", "avx2", "default"), noinline)) void Triad(
+CANNBOT_UNINSTRUMENTED __attribute__((target_clones("avx512f", "avx2", "default"), noinline)) void Triad(
     float* a, const float* b, const float* c, float s, size_t n) {
   for (size_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
 }
@@ -63,7 +66,7 @@ double MeasureTriadGbps() {
 // Independent FMA chains, enough of them to cover latency times throughput.
 constexpr int kChains = 16;
 
-__attribute__((target("avx512f"))) double PeakAvx512(long iterations) {
+CANNBOT_UNINSTRUMENTED __attribute__((target("avx512f"))) double PeakAvx512(long iterations) {
   __m512 acc[kChains];
   for (int i = 0; i < kChains; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
   const __m512 m = _mm512_set1_ps(0.999999f);
@@ -80,7 +83,7 @@ __attribute__((target("avx512f"))) double PeakAvx512(long iterations) {
   return 2.0 * 16 * kChains * static_cast<double>(iterations);
 }
 
-__attribute__((target("avx2,fma"))) double PeakAvx2(long iterations) {
+CANNBOT_UNINSTRUMENTED __attribute__((target("avx2,fma"))) double PeakAvx2(long iterations) {
   __m256 acc[kChains];
   for (int i = 0; i < kChains; ++i) acc[i] = _mm256_set1_ps(static_cast<float>(i));
   const __m256 m = _mm256_set1_ps(0.999999f);
@@ -97,7 +100,7 @@ __attribute__((target("avx2,fma"))) double PeakAvx2(long iterations) {
   return 2.0 * 8 * kChains * static_cast<double>(iterations);
 }
 
-double PeakScalar(long iterations) {
+CANNBOT_UNINSTRUMENTED double PeakScalar(long iterations) {
   float acc[kChains];
   for (int i = 0; i < kChains; ++i) acc[i] = static_cast<float>(i);
   for (long it = 0; it < iterations; ++it) {

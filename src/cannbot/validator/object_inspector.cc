@@ -89,8 +89,27 @@ Result<ObjectFacts> InspectSharedObject(const std::string& bytes) {
   ObjectFacts facts;
   for (const Section& s : sections) {
     const uint64_t entries = s.header.sh_size / sizeof(uint64_t);
-    if (s.name == ".init_array" || s.name == ".ctors") facts.init_functions += entries;
+    if (s.name == ".init_array" || s.name == ".ctors" || s.name == ".preinit_array") {
+      facts.init_functions += entries;
+    }
     if (s.name == ".fini_array" || s.name == ".dtors") facts.fini_functions += entries;
+    if (s.name == ".init" || s.name == ".fini") facts.init_code_bytes += s.header.sh_size;
+    if (s.header.sh_type == SHT_RELA && s.header.sh_entsize == sizeof(Elf64_Rela)) {
+      for (uint64_t i = 0; i < s.header.sh_size / sizeof(Elf64_Rela); ++i) {
+        Elf64_Rela rela{};
+        if (!ReadAt(bytes, s.header.sh_offset + i * sizeof(Elf64_Rela), &rela)) break;
+        if (ELF64_R_TYPE(rela.r_info) == R_X86_64_IRELATIVE) ++facts.load_time_resolvers;
+      }
+    }
+    if (s.header.sh_type == SHT_DYNSYM || s.header.sh_type == SHT_SYMTAB) {
+      for (uint64_t i = 0; s.header.sh_entsize && i < s.header.sh_size / s.header.sh_entsize; ++i) {
+        Elf64_Sym sym{};
+        if (!ReadAt(bytes, s.header.sh_offset + i * sizeof(Elf64_Sym), &sym)) break;
+        if (ELF64_ST_TYPE(sym.st_info) == STT_GNU_IFUNC && sym.st_shndx != SHN_UNDEF) {
+          ++facts.load_time_resolvers;
+        }
+      }
+    }
   }
   facts.defined_symbols = DefinedDynamicSymbols(bytes, sections);
   return facts;
@@ -118,6 +137,15 @@ const std::set<std::string>& SystemLibrarySymbols() {
 }
 
 std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& plain) {
+  if (candidate.load_time_resolvers > plain.load_time_resolvers) {
+    return "the kernel runs code when it is loaded (an IFUNC resolver, e.g. "
+           "__attribute__((ifunc)) or target_clones); kernels must not run code outside "
+           "their call";
+  }
+  if (candidate.init_code_bytes > plain.init_code_bytes) {
+    return "the kernel adds code to the .init or .fini section, which runs when it is loaded "
+           "or unloaded; kernels must not run code outside their call";
+  }
   if (candidate.init_functions > plain.init_functions) {
     return "the kernel runs code when it is loaded (a static constructor, a global object "
            "with a constructor, or a header such as <iostream> that adds one); kernels must "
@@ -131,13 +159,13 @@ std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& pl
   const std::set<std::string> toolchain(plain.defined_symbols.begin(),
                                         plain.defined_symbols.end());
   for (const std::string& name : candidate.defined_symbols) {
+    if (name.find("cannbot") != std::string::npos) {
+      return "the kernel defines " + name + ", a name reserved for cannbot's harness";
+    }
     if (toolchain.count(name) > 0) continue;  // every kernel has these (_init, _fini, ...)
     if (system.count(name) > 0) {
       return "the kernel defines " + name +
              ", a C library function, which could shadow what the harness relies on";
-    }
-    if (name.find("cannbot") != std::string::npos) {
-      return "the kernel defines " + name + ", a name reserved for cannbot's harness";
     }
   }
   return "";

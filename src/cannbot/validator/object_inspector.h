@@ -19,8 +19,10 @@
 namespace cannbot::validator {
 
 struct ObjectFacts {
-  size_t init_functions = 0;  // entries of .init_array (plus .ctors)
+  size_t init_functions = 0;  // entries of .init_array (plus .ctors, .preinit_array)
   size_t fini_functions = 0;  // entries of .fini_array (plus .dtors)
+  size_t init_code_bytes = 0;  // size of the .init and .fini sections (code run by _init/_fini)
+  size_t load_time_resolvers = 0;  // IFUNC symbols and IRELATIVE relocations: run by dlopen
   std::vector<std::string> defined_symbols;  // global or weak symbols the object exports
 };
 

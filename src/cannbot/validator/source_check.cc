@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <regex>
+#include <vector>
 
 namespace cannbot::validator {
 namespace {
@@ -9,29 +10,43 @@ namespace {
 struct Rule {
   const char* what;
   const char* pattern;  // ECMAScript regex over code with comments and strings blanked
+  // A call qualified by std:: is what the rule means (std::thread, std::exit); false where
+  // std:: names something harmless (std::bind is not the socket call).
+  bool std_qualified_counts = true;
 };
 
 // Word boundaries keep `fopen` from matching `my_fopen_like_name`.
 const Rule kRules[] = {
     {"creates threads", R"(\bstd\s*::\s*(thread|jthread|async)\b|\bpthread_create\b|#\s*pragma\s+omp\b)"},
-    {"starts processes", R"(\b(fork|vfork|system|popen|posix_spawnp?|exec[lv]p?e?|execveat|clone3?)\s*\()"},
-    {"opens files", R"(\b(fopen|freopen|fdopen|open|openat|creat|opendir|mmap)\s*\(|\bstd\s*::\s*(i|o)?fstream\b|\bstd\s*::\s*filesystem\b|\b(ifstream|ofstream|fstream)\b)"},
-    {"uses the network", R"(\b(socket|connect|bind|listen|accept|getaddrinfo|gethostbyname)\s*\()"},
-    {"handles or sends signals", R"(\b(signal|sigaction|sigprocmask|pthread_sigmask|raise|kill|tgkill|sigaltstack)\s*\()"},
+    {"starts processes", R"(\b(fork|_Fork|vfork|system|popen|posix_spawnp?|exec[lv]p?e?|fexecve|execveat|clone3?)\s*\()"},
+    {"opens files", R"(\b(fopen|fopen64|freopen|fdopen|open|open64|openat|openat64|creat|creat64|opendir|mmap|mmap64)\s*\(|\bstd\s*::\s*(i|o)?fstream\b|\bstd\s*::\s*filesystem\b|\b(ifstream|ofstream|fstream)\b)"},
+    {"uses the network", R"(\b(socket|socketpair|connect|bind|listen|accept|accept4|getaddrinfo|gethostbyname)\s*\()", false},
+    {"handles or sends signals", R"(\b(signal|sigaction|sigprocmask|pthread_sigmask|raise|kill|killpg|tgkill|pthread_kill|sigqueue|sigaltstack)\s*\()"},
     {"ends the process", R"(\b(exit|_exit|_Exit|quick_exit|abort|terminate)\s*\()"},
     {"makes raw system calls", R"(\bsyscall\s*\()"},
-    {"loads code at run time", R"(\b(dlopen|dlsym|dlmopen)\s*\()"},
+    {"loads code at run time", R"(\b(dlopen|dlsym|dlvsym|dlmopen)\s*\()"},
     {"sleeps", R"(\b(sleep|usleep|nanosleep|clock_nanosleep)\s*\(|\bsleep_for\b|\bsleep_until\b)"},
     {"uses cannbot's reserved names", R"(\bcannbot\w*)"},
     {"redefines timing or comparison functions", R"(\b(clock_gettime|gettimeofday|memcmp|bcmp)\s*\([^;{)]*\)\s*(noexcept\s*)?\{)"},
 };
 
-// Blanks comments and string/char literals (keeping line breaks), so patterns only see code.
-// The text of asm statements is kept: that is where a raw `syscall` would hide.
-std::string CodeOnly(const std::string& source, std::string* asm_text) {
+// 4'096: a quote between two hex digits inside a number is a digit separator (C++14).
+bool IsDigitSeparator(const std::string& code, size_t i) {
+  return i > 0 && i + 1 < code.size() && std::isxdigit(static_cast<unsigned char>(code[i - 1])) &&
+         std::isxdigit(static_cast<unsigned char>(code[i + 1]));
+}
+
+struct Literal {
+  size_t offset = 0;  // of the opening quote
+  std::string text;   // contents with escape sequences turned into spaces
+};
+
+// Blanks comments and string/char literals (keeping line breaks), so patterns only see code;
+// string literals are kept aside, for the text of asm statements.
+std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) {
   std::string code = source;
   enum { kCode, kLine, kBlock, kString, kChar } state = kCode;
-  size_t literal_start = 0;
+  Literal literal;
   for (size_t i = 0; i < code.size(); ++i) {
     char c = code[i];
     char next = i + 1 < code.size() ? code[i + 1] : '\0';
@@ -39,8 +54,8 @@ std::string CodeOnly(const std::string& source, std::string* asm_text) {
       case kCode:
         if (c == '/' && next == '/') state = kLine;
         else if (c == '/' && next == '*') state = kBlock;
-        else if (c == '"') { state = kString; literal_start = i; }
-        else if (c == '\'') state = kChar;
+        else if (c == '"') { state = kString; literal = {i, ""}; }
+        else if (c == '\'' && !IsDigitSeparator(code, i)) state = kChar;
         if (state == kLine || state == kBlock) code[i] = ' ';
         break;
       case kLine:
@@ -51,11 +66,17 @@ std::string CodeOnly(const std::string& source, std::string* asm_text) {
         else if (c != '\n') code[i] = ' ';
         break;
       case kString:
-        if (c == '\\') { code[i] = ' '; if (i + 1 < code.size()) code[++i] = ' '; }
-        else if (c == '"') {
+        if (c == '\\') {
+          literal.text += ' ';
+          code[i] = ' ';
+          if (i + 1 < code.size()) code[++i] = ' ';
+        } else if (c == '"') {
           state = kCode;
-          asm_text->append(source, literal_start, i - literal_start + 1).push_back('\n');
-        } else if (c != '\n') code[i] = ' ';
+          literals->push_back(literal);
+        } else {
+          literal.text += c;
+          if (c != '\n') code[i] = ' ';
+        }
         break;
       case kChar:
         if (c == '\\') { code[i] = ' '; if (i + 1 < code.size()) code[++i] = ' '; }
@@ -73,26 +94,68 @@ int LineOf(const std::string& text, size_t offset) {
   return line;
 }
 
+// False when the match is a member call (x.clone(), p->kill()) or qualified by a namespace
+// or class other than std:: (or std:: where the rule says std:: is harmless).
+bool CountsAsCall(const std::string& code, size_t at, const Rule& rule) {
+  size_t i = at;
+  while (i > 0 && (code[i - 1] == ' ' || code[i - 1] == '\t')) --i;
+  if (i == 0) return true;
+  if (code[i - 1] == '.') return false;
+  if (code[i - 1] == '>' && i >= 2 && code[i - 2] == '-') return false;
+  if (code[i - 1] != ':' || i < 2 || code[i - 2] != ':') return true;
+  size_t end = i - 2;
+  while (end > 0 && (code[end - 1] == ' ' || code[end - 1] == '\t')) --end;
+  size_t begin = end;
+  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(code[begin - 1])) ||
+                       code[begin - 1] == '_')) {
+    --begin;
+  }
+  const std::string qualifier = code.substr(begin, end - begin);
+  if (qualifier.empty()) return true;  // ::open(...) is the global function
+  const bool standard = qualifier == "std" || qualifier == "this_thread";
+  return standard && rule.std_qualified_counts;
+}
+
+// The end of the parenthesised operand that starts at or after `from`.
+size_t ClosingParen(const std::string& code, size_t from) {
+  size_t open = code.find('(', from);
+  int depth = 0;
+  for (size_t i = open; i != std::string::npos && i < code.size(); ++i) {
+    if (code[i] == '(') ++depth;
+    if (code[i] == ')' && --depth == 0) return i;
+  }
+  return code.size();
+}
+
 }  // namespace
 
 std::vector<SourceFinding> CheckSource(const std::string& source) {
-  std::string literals;
+  std::vector<Literal> literals;
   const std::string code = CodeOnly(source, &literals);
   std::vector<SourceFinding> findings;
   for (const Rule& rule : kRules) {
     std::regex pattern(rule.pattern);
-    std::smatch match;
-    if (std::regex_search(code, match, pattern)) {
-      findings.push_back({rule.what, match.str(0).substr(0, 40),
-                          LineOf(code, static_cast<size_t>(match.position(0)))});
+    for (std::sregex_iterator it(code.begin(), code.end(), pattern), end; it != end; ++it) {
+      const size_t at = static_cast<size_t>(it->position(0));
+      if (!CountsAsCall(code, at, rule)) continue;
+      findings.push_back({rule.what, it->str(0).substr(0, 40), LineOf(code, at)});
+      break;
     }
   }
-  // Inline assembly is a string literal: look there for system-call instructions.
+  // Inline assembly is a string literal: look inside each asm statement's own strings.
   static const std::regex kAsm(R"(\b(asm|__asm__|__asm)\b)");
   static const std::regex kSyscallInsn(R"(\b(syscall|sysenter|int\s*\$?0x80)\b)");
-  std::smatch match;
-  if (std::regex_search(code, kAsm) && std::regex_search(literals, match, kSyscallInsn)) {
-    findings.push_back({"makes raw system calls", match.str(0), 0});
+  for (std::sregex_iterator it(code.begin(), code.end(), kAsm), end; it != end; ++it) {
+    const size_t begin = static_cast<size_t>(it->position(0));
+    const size_t close = ClosingParen(code, begin);
+    for (const Literal& literal : literals) {
+      std::smatch match;
+      if (literal.offset > begin && literal.offset < close &&
+          std::regex_search(literal.text, match, kSyscallInsn)) {
+        findings.push_back({"makes raw system calls", match.str(0), LineOf(code, literal.offset)});
+        return findings;
+      }
+    }
   }
   return findings;
 }

@@ -34,6 +34,7 @@ Result<std::string> Validator::BuildBaseline(const ops::OpSpec& op,
     return Status::InvalidArgument("the baseline " + baseline.name +
                                    " is not a valid kernel: " + built.reason);
   }
+  if (request.baseline_checked) return built.shared_object_path;
   CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
                            RunNumericCheck(op, built.shared_object_path, seed, config_.runner,
                                            config_.numeric, work_dir));
@@ -42,6 +43,29 @@ Result<std::string> Validator::BuildBaseline(const ops::OpSpec& op,
                                    " is not a correct kernel: " + numeric.reason);
   }
   return built.shared_object_path;
+}
+
+Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const KernelSource& kernel,
+                                           std::optional<uint64_t> seed) {
+  const ops::OpSpec* op = registry_.Find(op_name);
+  if (op == nullptr) return Status::NotFound("unknown op '" + op_name + "'");
+  CANNBOT_ASSIGN_OR_RETURN(TempDir work, TempDir::Create("cannbot-check"));
+  KernelCheck check;
+  CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*op, kernel.text, work.path(), "kernel"));
+  if (!check.compile.ok) {
+    check.layer = "compile";
+    check.reason = check.compile.reason;
+    return check;
+  }
+  CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
+                           RunNumericCheck(*op, check.compile.shared_object_path,
+                                           seed.value_or(NewSeed()), config_.runner,
+                                           config_.numeric, work.path()));
+  check.numeric = numeric;
+  check.ok = numeric.ok;
+  check.layer = numeric.ok ? "" : numeric.layer;
+  check.reason = numeric.reason;
+  return check;
 }
 
 Result<Verdict> Validator::Validate(const ValidationRequest& request) {

@@ -46,6 +46,17 @@ struct ValidationRequest {
   KernelSource candidate;
   std::optional<KernelSource> baseline;  // none: the op's reference kernel
   std::optional<uint64_t> seed;          // none: a fresh one, reported in the verdict
+  // The baseline already passed CheckKernel with this validator: skip its numeric check.
+  bool baseline_checked = false;
+};
+
+// A kernel through the first two layers only (is it a correct kernel at all?).
+struct KernelCheck {
+  bool ok = false;
+  std::string layer;   // "compile", "sandbox" or "numeric" when !ok
+  std::string reason;  // one sentence when !ok
+  CompileResult compile;
+  std::optional<NumericReport> numeric;
 };
 
 class Validator {
@@ -58,12 +69,17 @@ class Validator {
   // do its job (cannot spawn the runner, cannot write files).
   Result<Verdict> Validate(const ValidationRequest& request);
 
+  // Compile and numeric layers only: used to check a user's own kernel before optimising it
+  // (and to tell a kernel author that their change broke the numbers).
+  Result<KernelCheck> CheckKernel(const std::string& op, const KernelSource& kernel,
+                                  std::optional<uint64_t> seed = std::nullopt);
+
   const ValidatorConfig& config() const { return config_; }
+  const MachineModel& Machine();
 
  private:
   Result<std::string> BuildBaseline(const ops::OpSpec& op, const ValidationRequest& request,
                                     uint64_t seed, const std::string& work_dir);
-  const MachineModel& Machine();
 
   ValidatorConfig config_;
   store::Store* store_;

@@ -1,0 +1,171 @@
+#include "cannbot/config/config.h"
+
+#include <cstdlib>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include "cannbot/util/fs.h"
+
+namespace cannbot::config {
+namespace {
+
+using Json = nlohmann::json;
+
+// Converts TOML to JSON so one reader handles both file forms.
+Json ToJson(const toml::node& node) {
+  if (auto* table = node.as_table()) {
+    Json out = Json::object();
+    for (const auto& [key, value] : *table) out[std::string(key.str())] = ToJson(value);
+    return out;
+  }
+  if (auto* array = node.as_array()) {
+    Json out = Json::array();
+    for (const auto& value : *array) out.push_back(ToJson(value));
+    return out;
+  }
+  if (auto v = node.value<int64_t>(); v && node.is_integer()) return *v;
+  if (auto v = node.value<double>(); v && node.is_floating_point()) return *v;
+  if (auto v = node.value<bool>()) return *v;
+  if (auto v = node.value<std::string>()) return *v;
+  return nullptr;
+}
+
+Status Unknown(const std::string& where, const std::string& key) {
+  return Status::InvalidArgument("unknown setting '" + where + key + "'");
+}
+
+template <typename T>
+Status Read(const Json& object, const char* key, T* out, const std::string& where) {
+  if (!object.contains(key)) return Status::Ok();
+  try {
+    *out = object.at(key).get<T>();
+  } catch (const Json::exception&) {
+    return Status::InvalidArgument("setting '" + where + key + "' has the wrong type");
+  }
+  return Status::Ok();
+}
+
+Status ReadLlm(const Json& j, llm::LlmConfig* llm) {
+  for (const auto& [key, value] : j.items()) {
+    static const char* kKeys[] = {"url", "model", "api_key_env", "temperature", "max_tokens",
+                                  "timeout_seconds", "retries"};
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      return Unknown("llm.", key);
+    }
+  }
+  CANNBOT_RETURN_IF_ERROR(Read(j, "url", &llm->base_url, "llm."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "model", &llm->model, "llm."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "api_key_env", &llm->api_key_env, "llm."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "temperature", &llm->temperature, "llm."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "max_tokens", &llm->max_tokens, "llm."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "retries", &llm->max_retries, "llm."));
+  double timeout = 0;
+  CANNBOT_RETURN_IF_ERROR(Read(j, "timeout_seconds", &timeout, "llm."));
+  if (timeout > 0) llm->request_timeout = std::chrono::milliseconds(static_cast<long>(timeout * 1000));
+  return Status::Ok();
+}
+
+Status ReadLoop(const Json& j, optimize::LoopConfig* loop) {
+  for (const auto& [key, value] : j.items()) {
+    if (key != "samples" && key != "rounds" && key != "good_enough_roofline" &&
+        key != "token_budget") {
+      return Unknown("loop.", key);
+    }
+  }
+  CANNBOT_RETURN_IF_ERROR(Read(j, "samples", &loop->samples, "loop."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "rounds", &loop->rounds, "loop."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "good_enough_roofline", &loop->good_enough_roofline, "loop."));
+  return Read(j, "token_budget", &loop->token_budget, "loop.");
+}
+
+Status FromJson(const Json& j, Config* config) {
+  if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
+  for (const auto& [key, value] : j.items()) {
+    if (key == "db" || key == "min_speedup") continue;
+    if (!value.is_object()) return Unknown("", key);
+    if (key == "llm") {
+      CANNBOT_RETURN_IF_ERROR(ReadLlm(value, &config->llm));
+    } else if (key == "loop") {
+      CANNBOT_RETURN_IF_ERROR(ReadLoop(value, &config->loop));
+    } else if (key == "skills") {
+      for (const auto& item : value.items()) {
+        if (item.key() != "dirs") return Unknown("skills.", item.key());
+      }
+      CANNBOT_RETURN_IF_ERROR(Read(value, "dirs", &config->skill_dirs, "skills."));
+    } else if (key == "compiler") {
+      for (const auto& item : value.items()) {
+        if (item.key() != "command" && item.key() != "flags") return Unknown("compiler.", item.key());
+      }
+      CANNBOT_RETURN_IF_ERROR(Read(value, "command", &config->compiler, "compiler."));
+      CANNBOT_RETURN_IF_ERROR(Read(value, "flags", &config->compiler_flags, "compiler."));
+    } else {
+      return Unknown("", key);
+    }
+  }
+  CANNBOT_RETURN_IF_ERROR(Read(j, "db", &config->db, ""));
+  return Read(j, "min_speedup", &config->min_speedup, "");
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+Status LoadFile(const std::string& path, Config* config) {
+  CANNBOT_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 1u << 20));
+  Json json;
+  if (EndsWith(path, ".json")) {
+    json = Json::parse(text, nullptr, false);
+    if (json.is_discarded()) return Status::InvalidArgument(path + ": not valid JSON");
+  } else {
+    try {  // toml++ reports syntax errors by exception: caught here, at the library's edge
+      toml::table parsed = toml::parse(text, path);
+      json = ToJson(parsed);
+    } catch (const toml::parse_error& e) {
+      std::ostringstream why;
+      why << e.description() << " (line " << e.source().begin.line << ")";
+      return Status::InvalidArgument(path + ": not valid TOML: " + why.str());
+    }
+  }
+  return FromJson(json, config).WithContext(path);
+}
+
+Status ApplyEnvironment(Config* config) {
+  auto get = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+  };
+  auto number = [&](const char* name, auto* out) -> Status {
+    const std::string text = get(name);
+    if (text.empty()) return Status::Ok();
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0') {
+      return Status::InvalidArgument("environment variable " + std::string(name) +
+                                     " is not a number: '" + text + "'");
+    }
+    *out = static_cast<std::remove_pointer_t<decltype(out)>>(value);
+    return Status::Ok();
+  };
+  if (!get("CANNBOT_DB").empty()) config->db = get("CANNBOT_DB");
+  if (!get("CANNBOT_LLM_URL").empty()) config->llm.base_url = get("CANNBOT_LLM_URL");
+  if (!get("CANNBOT_MODEL").empty()) config->llm.model = get("CANNBOT_MODEL");
+  if (!get("CANNBOT_COMPILER").empty()) config->compiler = get("CANNBOT_COMPILER");
+  CANNBOT_RETURN_IF_ERROR(number("CANNBOT_MIN_SPEEDUP", &config->min_speedup));
+  CANNBOT_RETURN_IF_ERROR(number("CANNBOT_SAMPLES", &config->loop.samples));
+  CANNBOT_RETURN_IF_ERROR(number("CANNBOT_ROUNDS", &config->loop.rounds));
+  CANNBOT_RETURN_IF_ERROR(number("CANNBOT_TEMPERATURE", &config->llm.temperature));
+  CANNBOT_RETURN_IF_ERROR(number("CANNBOT_MAX_TOKENS", &config->llm.max_tokens));
+  const std::string dirs = get("CANNBOT_SKILLS_DIRS");
+  std::stringstream in(dirs);
+  std::string dir;
+  while (std::getline(in, dir, ':')) {
+    if (!dir.empty()) config->skill_dirs.push_back(dir);
+  }
+  return Status::Ok();
+}
+
+}  // namespace cannbot::config

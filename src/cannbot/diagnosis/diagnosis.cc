@@ -1,0 +1,269 @@
+#include "cannbot/diagnosis/diagnosis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cctype>
+
+#include "cannbot/diagnosis/rules.h"
+
+namespace cannbot::diagnosis {
+namespace {
+
+using internal::Cmp;
+using internal::Condition;
+using internal::Fact;
+using internal::Facts;
+using internal::Rule;
+
+enum class Outcome { kHolds, kFails, kMissing };
+
+struct Check {
+  Outcome outcome = Outcome::kMissing;
+  Evidence evidence;
+  double strength = 0;
+};
+
+// How far past the threshold `value` is, as a fraction of the threshold (capped at 1). For
+// "not a multiple of", the share of the last round that stays idle.
+double Strength(Cmp cmp, double value, double threshold) {
+  if (cmp == Cmp::kNotMultipleOf) {
+    const double rounds = std::ceil(value / threshold);
+    return rounds > 0 ? (rounds * threshold - value) / (rounds * threshold) : 0;
+  }
+  const double scale = std::max(std::fabs(threshold), 1e-9);
+  const double margin = (cmp == Cmp::kLess || cmp == Cmp::kLessEqual) ? threshold - value
+                                                                       : value - threshold;
+  return std::clamp(margin / scale, 0.0, 1.0);
+}
+
+Check Evaluate(const Condition& c, const Facts& facts, std::vector<std::string>* missing) {
+  Check check;
+  auto it = facts.find(c.metric);
+  if (it == facts.end()) {
+    missing->push_back(c.metric);
+    return check;
+  }
+  double threshold = c.threshold;
+  if (c.threshold_metric != nullptr) {
+    auto t = facts.find(c.threshold_metric);
+    if (t == facts.end()) {
+      missing->push_back(c.threshold_metric);
+      return check;
+    }
+    threshold = t->second.value;
+  }
+  const double v = it->second.value;
+  bool holds = false;
+  switch (c.cmp) {
+    case Cmp::kLess: holds = v < threshold; break;
+    case Cmp::kLessEqual: holds = v <= threshold; break;
+    case Cmp::kGreater: holds = v > threshold; break;
+    case Cmp::kGreaterEqual: holds = v >= threshold; break;
+    case Cmp::kNotMultipleOf:
+      holds = threshold >= 1 && std::fmod(std::round(v), std::round(threshold)) != 0;
+      break;
+  }
+  check.outcome = holds ? Outcome::kHolds : Outcome::kFails;
+  check.evidence = {c.metric,  v,
+                    it->second.unit,
+                    internal::CmpText(c.cmp),
+                    threshold,
+                    c.source,
+                    c.threshold_metric ? c.threshold_metric : "",
+                    it->second.derivation};
+  check.strength = holds ? Strength(c.cmp, v, threshold) : 0;
+  return check;
+}
+
+// "{vec_ratio}" -> "35.0%"; unknown names stay as written.
+std::string FillTemplate(const std::string& text, const Facts& facts) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const size_t close = text[i] == '{' ? text.find('}', i) : std::string::npos;
+    if (close == std::string::npos) {
+      out += text[i];
+      continue;
+    }
+    const std::string name = text.substr(i + 1, close - i - 1);
+    auto it = facts.find(name);
+    out += it == facts.end() ? name : internal::FormatValue(it->second.value, it->second.unit);
+    i = close;
+  }
+  return out;
+}
+
+struct RuleResult {
+  bool judged = false;
+  bool fired = false;
+  std::vector<Evidence> evidence;
+  double strength = 0;
+};
+
+RuleResult Apply(const Rule& rule, const Facts& facts, std::vector<std::string>* missing) {
+  RuleResult result;
+  Check when = Evaluate(rule.when, facts, missing);
+  if (when.outcome == Outcome::kMissing) return result;
+  std::vector<Check> also;
+  for (const Condition& c : rule.also) {
+    also.push_back(Evaluate(c, facts, missing));
+    if (also.back().outcome == Outcome::kMissing) return result;
+  }
+  result.judged = true;
+  if (when.outcome == Outcome::kFails) return result;
+  for (const Check& c : also) {
+    if (c.outcome == Outcome::kFails) return result;
+  }
+  std::vector<std::string> ignored;
+  for (const Condition& c : rule.unless) {
+    if (Evaluate(c, facts, &ignored).outcome == Outcome::kHolds) return result;
+  }
+  result.fired = true;
+  result.strength = when.strength;
+  result.evidence.push_back(when.evidence);
+  for (const Check& c : also) result.evidence.push_back(c.evidence);
+  return result;
+}
+
+}  // namespace
+
+const char* SeverityLabel(Severity severity) {
+  switch (severity) {
+    case Severity::kInfo: return "info";
+    case Severity::kWarning: return "warning";
+    case Severity::kCritical: return "critical";
+  }
+  return "info";
+}
+
+std::string Evidence::Describe() const {
+  std::string text = metric + " = " + internal::FormatValue(value, unit);
+  if (!derivation.empty()) text += " [" + derivation + "]";
+  text += " (" + comparison + " ";
+  if (!threshold_metric.empty()) text += threshold_metric + " = ";
+  text += internal::FormatValue(threshold, threshold_metric.empty() ? unit : "") + "; " +
+          source + ")";
+  return text;
+}
+
+Diagnosis Diagnose(const profile::Profile& profile, const profile::KernelProfile& kernel) {
+  Diagnosis diagnosis;
+  diagnosis.kernel = kernel.name;
+  const Facts facts = internal::GatherFacts(profile, kernel);
+  const auto& bottlenecks = internal::Bottlenecks();
+  std::vector<size_t> rank;  // position of each finding's bottleneck in the table
+  for (size_t b = 0; b < bottlenecks.size(); ++b) {
+    const internal::BottleneckInfo& info = bottlenecks[b];
+    Finding finding;
+    bool judged = false;
+    bool fired = false;
+    std::vector<std::string> missing;
+    for (const Rule& rule : internal::Rules()) {
+      if (info.id != std::string_view(rule.bottleneck)) continue;
+      RuleResult r = Apply(rule, facts, &missing);
+      judged = judged || r.judged;
+      if (!r.fired) continue;
+      // Strength counts only the evidence at the finding's own severity.
+      if (!fired || rule.severity > finding.severity) {
+        finding.severity = rule.severity;
+        finding.summary = FillTemplate(rule.summary, facts);
+        finding.strength = r.strength;
+      } else if (rule.severity == finding.severity) {
+        finding.strength = std::max(finding.strength, r.strength);
+      }
+      fired = true;
+      for (const Evidence& e : r.evidence) {
+        const bool seen = std::any_of(
+            finding.evidence.begin(), finding.evidence.end(), [&](const Evidence& x) {
+              return x.metric == e.metric && x.comparison[0] == e.comparison[0];
+            });
+        if (!seen) finding.evidence.push_back(e);
+      }
+    }
+    if (fired) {
+      finding.bottleneck = info.id;
+      finding.title = info.title;
+      finding.remedies.assign(info.remedies.begin(), info.remedies.end());
+      diagnosis.findings.push_back(std::move(finding));
+      rank.push_back(b);
+    } else if (!judged) {
+      diagnosis.unjudged.push_back(std::string(info.title) + ": " + info.unjudged_hint);
+    }
+  }
+  std::vector<size_t> order(diagnosis.findings.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto& f = diagnosis.findings;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (f[a].severity != f[b].severity) return f[a].severity > f[b].severity;
+    if (f[a].strength != f[b].strength) return f[a].strength > f[b].strength;
+    if (f[a].evidence.size() != f[b].evidence.size()) {
+      return f[a].evidence.size() > f[b].evidence.size();
+    }
+    return rank[a] < rank[b];
+  });
+  std::vector<Finding> sorted;
+  for (size_t i : order) sorted.push_back(std::move(diagnosis.findings[i]));
+  diagnosis.findings = std::move(sorted);
+  return diagnosis;
+}
+
+bool Diagnosis::Has(const std::string& bottleneck) const {
+  return std::any_of(findings.begin(), findings.end(),
+                     [&](const Finding& f) { return f.bottleneck == bottleneck; });
+}
+
+const Finding* Diagnosis::Top() const { return findings.empty() ? nullptr : &findings[0]; }
+
+nlohmann::json Diagnosis::ToJson() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Finding& f : findings) {
+    nlohmann::json evidence = nlohmann::json::array();
+    for (const Evidence& e : f.evidence) {
+      nlohmann::json item = {{"metric", e.metric},         {"value", e.value},
+                             {"unit", e.unit},             {"comparison", e.comparison},
+                             {"threshold", e.threshold},   {"source", e.source},
+                             {"text", e.Describe()}};
+      if (!e.threshold_metric.empty()) item["threshold_metric"] = e.threshold_metric;
+      if (!e.derivation.empty()) item["derivation"] = e.derivation;
+      evidence.push_back(std::move(item));
+    }
+    list.push_back({{"bottleneck", f.bottleneck},
+                    {"title", f.title},
+                    {"severity", SeverityLabel(f.severity)},
+                    {"strength", f.strength},
+                    {"summary", f.summary},
+                    {"evidence", std::move(evidence)},
+                    {"remedies", f.remedies}});
+  }
+  return {{"kernel", kernel},
+          {"picked_because", picked_because},
+          {"top", findings.empty() ? nlohmann::json(nullptr) : nlohmann::json(findings[0].bottleneck)},
+          {"findings", std::move(list)},
+          {"unjudged", unjudged}};
+}
+
+std::string Diagnosis::RenderText() const {
+  std::string out = "Kernel: " + kernel + "\n";
+  if (!picked_because.empty()) out += "Picked: " + picked_because + "\n";
+  out += "\n";
+  if (findings.empty()) {
+    out += "No bottleneck found: every rule that could be judged passed.\n";
+  }
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    std::string severity = SeverityLabel(f.severity);
+    for (char& c : severity) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    out += std::to_string(i + 1) + ". [" + severity + "] " + f.title + " (" + f.bottleneck +
+           ")\n   " + f.summary + "\n   Evidence:\n";
+    for (const Evidence& e : f.evidence) out += "     - " + e.Describe() + "\n";
+    out += "   Remedies:\n";
+    for (const std::string& r : f.remedies) out += "     - " + r + "\n";
+    out += "\n";
+  }
+  if (!unjudged.empty()) {
+    out += "Not judged (missing metrics):\n";
+    for (const std::string& u : unjudged) out += "  - " + u + "\n";
+  }
+  return out;
+}
+
+}  // namespace cannbot::diagnosis

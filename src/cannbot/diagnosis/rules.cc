@@ -1,0 +1,193 @@
+// The diagnosis rule table: which metric, compared how, against what threshold from which
+// source, means which bottleneck, and what usually fixes it. Thresholds come from the domain
+// brief (Ascend operator case studies), the vendor's own analysis tools ("vendor advisor",
+// "vendor docs"), Nsight Compute's guidance, or are cannbot's own where no source gives one
+// ("cannbot heuristic", chosen conservatively and said so in every finding).
+#include "cannbot/diagnosis/rules.h"
+
+#include "cannbot/profile/metric_names.h"
+
+namespace cannbot::diagnosis::internal {
+namespace {
+
+namespace m = profile::metric;
+
+constexpr const char* kBrief = "domain brief";
+constexpr const char* kAdvisor = "vendor advisor";
+constexpr const char* kVendorDocs = "vendor docs";
+constexpr const char* kNsight = "Nsight Compute guidance";
+constexpr const char* kHeuristic = "cannbot heuristic";
+
+// Derived facts (facts.cc).
+constexpr const char* kMte2OverCompute = "mte2_over_compute";
+constexpr const char* kScalarOverCompute = "scalar_over_compute";
+constexpr const char* kPipelineSum = "vec_mte2_mte3_sum";
+constexpr const char* kMaxPipeline = "max_pipeline_ratio";
+constexpr const char* kMaxUtilization = "max_utilization";
+constexpr const char* kLaunchUs = "launch_duration_us";
+constexpr const char* kBlockDim = "block_dim";
+constexpr const char* kInnerAxisBytes = "inner_axis_bytes";
+
+constexpr Severity kCrit = Severity::kCritical;
+constexpr Severity kWarn = Severity::kWarning;
+constexpr Severity kInfo = Severity::kInfo;
+
+// A matrix unit this busy makes the kernel compute-bound whatever else is busy.
+const Condition kCubeSaturated{m::kMacRatio, Cmp::kGreaterEqual, 0.8, kAdvisor};
+const Condition kVectorSaturated{m::kVecRatio, Cmp::kGreaterEqual, 0.7, kAdvisor};
+const Condition kCubeDoesTheWork{m::kMacRatio, Cmp::kGreaterEqual, 0.5, kHeuristic};
+
+}  // namespace
+
+const std::vector<BottleneckInfo>& Bottlenecks() {
+  static const std::vector<BottleneckInfo> table = {
+      {kMemoryBound, "memory-bandwidth bound",
+       {"Double-buffer: prefetch tile N+1 while computing tile N, so copies overlap compute.",
+        "Cut memory traffic: fuse neighbouring ops and keep intermediates in on-chip memory "
+        "(worth it when fusion removes more than 30% of the traffic).",
+        "Use bigger tiles so each byte loaded from global memory is reused more often."},
+       "needs compute_utilization, or mte2_ratio with mac_ratio/vec_ratio, or "
+       "memory_utilization"},
+      {kCacheMisses, "cache misses / bank conflicts",
+       {"Use bigger tiles and reorder the loops so consecutive accesses are contiguous (for an "
+        "NCHW depthwise convolution: HW, then C, then KH/KW).",
+        "Avoid strides of 64 or 128 elements; pad and align buffers to break bank conflicts."},
+       "needs l2_hit_rate, l1_hit_rate, cache_miss_rate or bank_conflict_rate"},
+      {kLowVectorization, "too little vectorisation",
+       {"Vectorise the innermost axis: load and compute whole vectors (e.g. 16-element blocks, "
+        "256 bytes per vector repeat) instead of one element at a time.",
+        "Merge contiguous dimensions so the inner loop is long and contiguous."},
+       "needs vec_ratio or scalar_ratio"},
+      {kControlFlow, "redundant control flow",
+       {"Hoist conditions and index arithmetic out of the inner loops; replace data-dependent "
+        "branches with min/max/select.",
+        "Peel the tail into its own loop so the main loop is branch-free."},
+       "needs branch_miss_rate or scalar_ratio"},
+      {kLayoutMismatch, "data-layout mismatch",
+       {"Keep one layout end to end (e.g. NC1HWC0 with C0 = 16 for the cube unit) instead of "
+        "transposing between ops.",
+        "Fuse the layout transform into its producer or consumer; pad the inner axis to a "
+        "multiple of 256 bytes (copies want 32-byte alignment)."},
+       "needs a profile with several ops (for the share of layout transforms) or the input "
+       "shapes and data types of a matrix op"},
+      {kLatencyBound, "latency-bound (bound by nothing)",
+       {"Expose more parallelism: more blocks per launch or larger tiles, so every pipeline "
+        "has work queued.",
+        "Pipeline in software: issue asynchronous copies early and overlap them with compute.",
+        "Fuse small ops to amortise launch and synchronisation overhead."},
+       "needs two or more pipeline ratios, or compute and memory utilisation, or a roofline "
+       "fraction"},
+      {kCoreImbalance, "core-count imbalance",
+       {"Choose the block dim as a multiple of the core count, or split the work so the last "
+        "wave keeps every core busy.",
+        "Spread the tail evenly over all cores instead of leaving it to a few."},
+       "needs the block dim and the core count (name the device, e.g. --device Ascend910B3, "
+       "or add a core_count metric)"},
+      {kSerializedPipelines, "pipelines serialised (no double buffering)",
+       {"Double-buffer so copy-in (MTE2), vector compute and copy-out (MTE3) overlap instead of "
+        "running one after another.",
+        "Split the tile loop into stages with asynchronous copies (software pipelining)."},
+       "needs vec_ratio, mte2_ratio and mte3_ratio"},
+      {kComputeBound, "compute-bound",
+       {"The arithmetic unit is the limit: remove work (fold constants, e.g. BatchNorm into "
+        "the convolution weights; skip padding zeros).",
+        "Move the work to the matrix unit or to a lower precision (fp16/bf16) where the "
+        "tolerance allows.",
+        "Moving data faster will not help much here; doing less arithmetic will."},
+       "needs mac_ratio, vec_ratio or compute_utilization"},
+  };
+  return table;
+}
+
+const std::vector<Rule>& Rules() {
+  static const std::vector<Rule> table = {
+      // --- memory-bandwidth bound
+      {kMemoryBound, kCrit, {m::kComputeUtilization, Cmp::kLess, 0.30, kBrief}, {},
+       {kCubeSaturated, kVectorSaturated,
+        {m::kRooflineFraction, Cmp::kLess, 0.30, kHeuristic}},
+       "Compute units are busy only {compute_utilization} of the time: the kernel waits for "
+       "data."},
+      {kMemoryBound, kCrit, {kMte2OverCompute, Cmp::kGreater, 1.0, kVendorDocs}, {},
+       {kCubeSaturated},
+       "Copy-in from global memory (MTE2) is busier than the compute units "
+       "({mte2_over_compute}): the kernel waits for data."},
+      {kMemoryBound, kCrit, {m::kMte2Ratio, Cmp::kGreaterEqual, 0.95, kAdvisor}, {},
+       {kCubeSaturated},
+       "Copy-in from global memory (MTE2) is busy {mte2_ratio} of the time."},
+      {kMemoryBound, kWarn, {m::kMte2Ratio, Cmp::kGreaterEqual, 0.7, kAdvisor}, {},
+       {kCubeSaturated},
+       "Copy-in from global memory (MTE2) is busy {mte2_ratio} of the time: it is the bound."},
+      {kMemoryBound, kCrit, {m::kMemoryUtilization, Cmp::kGreaterEqual, 0.6, kNsight},
+       {{m::kComputeUtilization, Cmp::kLess, 0.6, kNsight}}, {kCubeSaturated},
+       "Memory runs at {memory_utilization} of its peak while compute reaches only "
+       "{compute_utilization}."},
+      // --- cache misses / bank conflicts
+      {kCacheMisses, kWarn, {m::kL2HitRate, Cmp::kLess, 0.85, kBrief}, {}, {},
+       "Only {l2_hit_rate} of L2 accesses hit: strided or scattered accesses refetch data."},
+      {kCacheMisses, kWarn, {m::kBankConflictRate, Cmp::kGreater, 0.05, kAdvisor}, {}, {},
+       "Bank conflicts stall the vector unit {bank_conflict_rate} of the time."},
+      {kCacheMisses, kInfo, {m::kCacheMissRate, Cmp::kGreater, 0.2, kHeuristic}, {}, {},
+       "{cache_miss_rate} of cache references miss."},
+      {kCacheMisses, kInfo, {m::kL1HitRate, Cmp::kLess, 0.5, kHeuristic}, {}, {},
+       "Only {l1_hit_rate} of L1 accesses hit."},
+      // --- too little vectorisation
+      {kLowVectorization, kWarn, {m::kVecRatio, Cmp::kLess, 0.5, kBrief}, {}, {kCubeDoesTheWork},
+       "The vector unit is busy only {vec_ratio} of the time: work runs element by element."},
+      {kLowVectorization, kInfo, {m::kVecRatio, Cmp::kLess, 0.9, kBrief}, {},
+       {kCubeDoesTheWork, kVectorSaturated},
+       "The vector unit is busy {vec_ratio} of the time, below the 90% a tuned vector op "
+       "reaches."},
+      {kLowVectorization, kWarn, {m::kScalarRatio, Cmp::kGreaterEqual, 0.5, kHeuristic},
+       {{m::kVecRatio, Cmp::kLess, 0.5, kBrief}}, {},
+       "The scalar unit is busy {scalar_ratio} of the time while the vector unit idles."},
+      // --- redundant control flow
+      {kControlFlow, kWarn, {m::kBranchMissRate, Cmp::kGreater, 0.05, kHeuristic}, {}, {},
+       "{branch_miss_rate} of branches are mispredicted."},
+      {kControlFlow, kWarn, {m::kScalarRatio, Cmp::kGreaterEqual, 0.7, kAdvisor}, {}, {},
+       "The scalar unit (control flow, address arithmetic) is busy {scalar_ratio} of the "
+       "time: it is the bound."},
+      {kControlFlow, kWarn, {kScalarOverCompute, Cmp::kGreater, 1.0, kHeuristic}, {}, {},
+       "The scalar unit is busier than the compute units ({scalar_over_compute})."},
+      // --- data-layout mismatch
+      {kLayoutMismatch, kWarn, {m::kLayoutTransformShare, Cmp::kGreater, 0.1, kHeuristic}, {},
+       {}, "Layout transforms (TransData, Transpose) take {layout_transform_share} of the "
+           "profile's time."},
+      {kLayoutMismatch, kInfo, {kInnerAxisBytes, Cmp::kNotMultipleOf, 256, kAdvisor}, {}, {},
+       "The inner axis of the first input is {inner_axis_bytes}, not a multiple of 256 bytes: "
+       "copies are misaligned."},
+      // --- latency-bound
+      // Busy pipelines that merely take turns are serialised, not latency-bound.
+      {kLatencyBound, kWarn, {kMaxPipeline, Cmp::kLessEqual, 0.8, kAdvisor},
+       {{kLaunchUs, Cmp::kGreaterEqual, 20, kAdvisor}},
+       {{kPipelineSum, Cmp::kGreaterEqual, 0.9, kAdvisor}},
+       "No pipeline is busy more than {max_pipeline_ratio} of the time: the kernel waits on "
+       "latency, not throughput."},
+      {kLatencyBound, kWarn, {kMaxUtilization, Cmp::kLess, 0.6, kNsight}, {}, {},
+       "Neither compute nor memory reaches 60% of peak (at most {max_utilization}): latency "
+       "or too little parallelism limits the kernel."},
+      {kLatencyBound, kWarn, {m::kRooflineFraction, Cmp::kLess, 0.3, kHeuristic}, {}, {},
+       "The kernel reaches {roofline_fraction} of this machine's roofline: neither compute "
+       "nor bandwidth is the limit."},
+      // --- core-count imbalance
+      {kCoreImbalance, kWarn,
+       {kBlockDim, Cmp::kNotMultipleOf, 0, kAdvisor, m::kCoreCount}, {}, {},
+       "A block dim of {block_dim} on {core_count} cores leaves cores idle in the last wave."},
+      // --- pipelines serialised
+      {kSerializedPipelines, kWarn, {kPipelineSum, Cmp::kGreaterEqual, 0.9, kAdvisor},
+       {{kPipelineSum, Cmp::kLessEqual, 1.05, kHeuristic}}, {},
+       "Vector, copy-in and copy-out ratios add up to {vec_mte2_mte3_sum}: they run one after "
+       "another instead of overlapping."},
+      // --- compute-bound
+      {kComputeBound, kWarn, kCubeSaturated, {}, {},
+       "The matrix unit is busy {mac_ratio} of the time: the kernel is compute-bound."},
+      {kComputeBound, kWarn, kVectorSaturated, {}, {kCubeDoesTheWork},
+       "The vector unit is busy {vec_ratio} of the time: it is the bound."},
+      {kComputeBound, kWarn, {m::kComputeUtilization, Cmp::kGreaterEqual, 0.8, kHeuristic}, {},
+       {}, "Compute runs at {compute_utilization} of peak: the kernel is compute-bound."},
+      {kComputeBound, kInfo, {m::kComputeUtilization, Cmp::kGreaterEqual, 0.6, kBrief}, {}, {},
+       "Compute runs at {compute_utilization} of peak, above the 60% a tuned kernel reaches."},
+  };
+  return table;
+}
+
+}  // namespace cannbot::diagnosis::internal

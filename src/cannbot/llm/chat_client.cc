@@ -1,0 +1,166 @@
+#include "cannbot/llm/chat_client.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <future>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace cannbot::llm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string ApiKey(const LlmConfig& config) {
+  for (const std::string& name : {config.api_key_env, std::string("OPENAI_API_KEY")}) {
+    const char* value = name.empty() ? nullptr : std::getenv(name.c_str());
+    if (value && *value) return value;
+  }
+  return "";
+}
+
+std::string Endpoint(const std::string& base_url) {
+  std::string url = base_url;
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url + "/chat/completions";
+}
+
+// The server's own words about an error, from an OpenAI-style or plain body.
+std::string ServerMessage(const std::string& body) {
+  auto json = nlohmann::json::parse(body, nullptr, false);
+  if (json.is_object() && json.contains("error")) {
+    const auto& error = json["error"];
+    if (error.is_object() && error.contains("message") && error["message"].is_string()) {
+      return error["message"].get<std::string>();
+    }
+    if (error.is_string()) return error.get<std::string>();
+  }
+  return body.substr(0, 300);
+}
+
+Result<std::vector<std::string>> ParseChoices(const std::string& body) {
+  auto json = nlohmann::json::parse(body, nullptr, false);
+  if (json.is_discarded()) {
+    return Status::Unavailable("the LLM server sent malformed JSON (" +
+                               std::to_string(body.size()) + " bytes)");
+  }
+  if (!json.is_object() || !json.contains("choices") || !json["choices"].is_array()) {
+    return Status::Unavailable("the LLM server's answer has no `choices` array");
+  }
+  std::vector<std::string> choices;
+  for (const auto& choice : json["choices"]) {
+    const auto* message = choice.is_object() && choice.contains("message") ? &choice["message"]
+                                                                           : nullptr;
+    if (message && message->is_object() && message->contains("content") &&
+        (*message)["content"].is_string()) {
+      choices.push_back((*message)["content"].get<std::string>());
+    } else if (choice.is_object() && choice.contains("text") && choice["text"].is_string()) {
+      choices.push_back(choice["text"].get<std::string>());  // completions-style servers
+    }
+  }
+  if (choices.empty()) return Status::Unavailable("the LLM server returned no choices");
+  return choices;
+}
+
+}  // namespace
+
+double ParseRetryAfter(const std::string& value) {
+  if (value.empty()) return -1;
+  char* end = nullptr;
+  double seconds = std::strtod(value.c_str(), &end);
+  if (end != value.c_str() && *end == '\0') return std::max(0.0, seconds);
+  std::tm tm{};
+  if (strptime(value.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm) != nullptr) {
+    return std::max(0.0, std::difftime(timegm(&tm), std::time(nullptr)));
+  }
+  return -1;
+}
+
+ChatClient::ChatClient(LlmConfig config, HttpClient* http)
+    : config_(std::move(config)), http_(http) {}
+
+Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessage>& messages,
+                                                     int n, int* requests) {
+  nlohmann::json body = {{"model", config_.model},
+                         {"temperature", config_.temperature},
+                         {"max_tokens", config_.max_tokens},
+                         {"n", n},
+                         {"messages", nlohmann::json::array()}};
+  for (const ChatMessage& m : messages) {
+    body["messages"].push_back({{"role", m.role}, {"content", m.content}});
+  }
+  HttpRequest request;
+  request.url = Endpoint(config_.base_url);
+  request.body = body.dump();
+  request.headers = {{"Content-Type", "application/json"}};
+  const std::string key = ApiKey(config_);
+  if (!key.empty()) request.headers.push_back({"Authorization", "Bearer " + key});
+  request.connect_timeout = config_.connect_timeout;
+  request.total_timeout = config_.request_timeout;
+
+  auto backoff = config_.initial_backoff;
+  Status last = Status::Unavailable("no request was made");
+  for (int attempt = 0; attempt <= config_.max_retries; ++attempt) {
+    ++*requests;
+    auto response = http_->Send(request);
+    double wait_seconds = -1;
+    if (!response.ok()) {
+      last = response.status().WithContext("the LLM server could not be reached");
+    } else if (response->status == 200) {
+      auto choices = ParseChoices(response->body);  // malformed answers are retried too
+      if (choices.ok()) return choices;
+      last = choices.status();
+    } else if (response->status == 429 || response->status >= 500) {
+      last = Status::Unavailable("the LLM server answered HTTP " +
+                                 std::to_string(response->status) + ": " +
+                                 ServerMessage(response->body));
+      auto retry_after = response->headers.find("retry-after");
+      if (retry_after != response->headers.end()) {
+        wait_seconds = ParseRetryAfter(retry_after->second);
+      }
+    } else {
+      return Status::InvalidArgument("the LLM server rejected the request (HTTP " +
+                                     std::to_string(response->status) + "): " +
+                                     ServerMessage(response->body));
+    }
+    if (attempt == config_.max_retries) break;
+    auto wait = wait_seconds >= 0
+                    ? std::chrono::milliseconds(static_cast<long long>(wait_seconds * 1000))
+                    : backoff;
+    std::this_thread::sleep_for(std::min(wait, config_.max_backoff));
+    backoff = std::min(backoff * 2, config_.max_backoff);
+  }
+  return last.WithContext("after " + std::to_string(config_.max_retries + 1) + " attempts");
+}
+
+Result<Completion> ChatClient::Complete(const std::vector<ChatMessage>& messages, int samples) {
+  const auto start = Clock::now();
+  Completion completion;
+  samples = std::max(1, samples);
+  CANNBOT_ASSIGN_OR_RETURN(completion.choices, Request(messages, samples, &completion.requests));
+  // A server that ignores `n` answered once: ask for the rest in parallel.
+  const int missing = samples - static_cast<int>(completion.choices.size());
+  if (missing > 0) {
+    std::vector<std::future<Result<std::vector<std::string>>>> more;
+    std::vector<int> counts(static_cast<size_t>(missing), 0);
+    for (int i = 0; i < missing; ++i) {
+      more.push_back(std::async(std::launch::async, [this, &messages, &counts, i] {
+        return Request(messages, 1, &counts[static_cast<size_t>(i)]);
+      }));
+    }
+    for (int i = 0; i < missing; ++i) {
+      auto got = more[static_cast<size_t>(i)].get();
+      completion.requests += counts[static_cast<size_t>(i)];
+      if (got.ok()) {
+        for (std::string& c : *got) completion.choices.push_back(std::move(c));
+      }
+    }
+    if (static_cast<int>(completion.choices.size()) > samples) completion.choices.resize(samples);
+  }
+  completion.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return completion;
+}
+
+}  // namespace cannbot::llm

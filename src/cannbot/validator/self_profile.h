@@ -1,0 +1,50 @@
+// SelfProfile: a Profile of a kernel measured on this CPU, for when the user has no profiler
+// output.
+//
+// The kernel is compiled with the validator's Compiler, loaded into a sandboxed runner and
+// called on its op's perf shape: once with fresh inputs, poisoned outputs and guard zones,
+// checked against the op's reference (a wrong kernel has no speed worth diagnosing), then
+// timed in batches by the parent's clock (median and 95% confidence interval per call, the
+// channel's round trip subtracted). From the median and the op's compulsory traffic and
+// arithmetic it derives GB/s, GFLOP/s, arithmetic intensity and the place on this machine's
+// measured roofline (MachineModel). Hardware counters come from `perf stat` attached to the
+// runner during extra batches, when perf exists and the machine has them; in virtual
+// machines they are usually "<not supported>" and the profile says so in its notes.
+//
+// Thread-safety: SelfProfile may run from several threads, but two timings at once on a
+// small machine disturb each other: callers that care serialise (as the perf gate does).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/profile/profile.h"
+#include "cannbot/store/store.h"
+#include "cannbot/validator/compiler.h"
+#include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/validator.h"
+
+namespace cannbot::validator {
+
+struct SelfProfileConfig {
+  CompilerConfig compiler;
+  RunnerConfig runner;
+  std::chrono::milliseconds call_timeout{60000};  // any single batch
+  double min_batch_seconds = 0.02;  // each timed batch repeats the call at least this long
+  int rounds = 15;                  // timed batches (fewer when max_seconds runs out)
+  double max_seconds = 5;           // budget for the timed batches
+  bool hardware_counters = true;    // try `perf stat` on the runner
+  std::string perf_program = "perf";
+  double counter_seconds = 0.3;     // how long perf counts
+  std::optional<uint64_t> seed;     // inputs; none: a fresh seed
+};
+
+// Errors: InvalidArgument when the kernel does not compile, crashes, hangs or computes wrong
+// numbers (the message says which, in one sentence); IoError/Internal when cannbot itself
+// cannot run it. `store` (compile cache, machine model) may be null.
+Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& kernel,
+                                     store::Store* store, const SelfProfileConfig& config);
+
+}  // namespace cannbot::validator

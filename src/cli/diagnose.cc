@@ -1,0 +1,150 @@
+// `cannbot diagnose`: what limits a kernel, from a profiler's output or from timing the
+// kernel on this CPU.
+//
+//   cannbot diagnose PROFILE [--format F] [--kernel NAME] [--device NAME] [--json]
+//   cannbot diagnose --op OP --source FILE [--json]      (self-profile, then diagnose)
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/ops/registry.h"
+#include "cannbot/profile/import.h"
+#include "cannbot/store/store.h"
+#include "cannbot/util/fs.h"
+#include "cannbot/validator/self_profile.h"
+#include "cli/commands.h"
+
+namespace cannbot::cli {
+namespace {
+
+struct DiagnoseFlags {
+  std::string profile;
+  std::string format = "auto";
+  std::string kernel;
+  std::string device;
+  bool json = false;
+  std::string op;
+  std::string source;
+  std::string db;
+  bool no_counters = false;
+};
+
+// What was read, for the header of the table.
+struct Loaded {
+  profile::Profile profile;
+  std::string origin;  // "profile.csv (msprof op_summary CSV, detected)"
+};
+
+Result<Loaded> SelfProfile(const DiagnoseFlags& flags) {
+  const ops::OpSpec* op = ops::Registry::BuiltIn().Find(flags.op);
+  if (op == nullptr) {
+    return Status::NotFound("unknown op '" + flags.op + "' (see `cannbot ops`)");
+  }
+  auto text = ReadFile(flags.source, 4u << 20);
+  if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
+  auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
+  if (!store.ok()) return store.status();
+  validator::SelfProfileConfig config;
+  config.hardware_counters = !flags.no_counters;
+  CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
+                           validator::SelfProfile(*op, {flags.source, *text}, store->get(),
+                                                  config));
+  return Loaded{std::move(p), flags.source + " (self-profiled on this CPU as " + op->name + ")"};
+}
+
+Result<Loaded> Import(const DiagnoseFlags& flags) {
+  profile::ImportOptions options;
+  CANNBOT_ASSIGN_OR_RETURN(options.format, profile::ParseFormat(flags.format));
+  options.device = flags.device;
+  profile::Format used = profile::Format::kAuto;
+  CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
+                           profile::ImportProfileFile(flags.profile, options, &used));
+  const bool forced = options.format != profile::Format::kAuto;
+  return Loaded{std::move(p), flags.profile + " (" + profile::FormatDescription(used) +
+                                  (forced ? ", as forced" : ", detected") + ")"};
+}
+
+void PrintTable(const Loaded& loaded, const profile::KernelProfile& kernel,
+                const diagnosis::Diagnosis& diagnosis) {
+  const profile::Profile& p = loaded.profile;
+  std::printf("Profile: %s\n", loaded.origin.c_str());
+  std::printf("  tool %s, device %s, %zu kernel%s\n", p.source_tool.c_str(),
+              p.device.empty() ? "unknown" : p.device.c_str(), p.kernels.size(),
+              p.kernels.size() == 1 ? "" : "s");
+  std::string what = kernel.type;
+  if (!kernel.core_type.empty()) what += (what.empty() ? "" : ", ") + kernel.core_type;
+  std::printf("  %s%s%s: %.1f us over %lld launch%s\n\n", kernel.name.c_str(),
+              what.empty() ? "" : " (", what.empty() ? "" : (what + ")").c_str(),
+              kernel.duration_us, static_cast<long long>(kernel.launches),
+              kernel.launches == 1 ? "" : "es");
+  std::printf("%s", diagnosis.RenderText().c_str());
+  if (!p.notes.empty()) {
+    std::printf("\nNotes on the profile:\n");
+    for (const std::string& note : p.notes) std::printf("  - %s\n", note.c_str());
+  }
+}
+
+int Run(const DiagnoseFlags& flags) {
+  const bool self = !flags.op.empty() || !flags.source.empty();
+  if (self == !flags.profile.empty()) {
+    return ReportError(Status::InvalidArgument(
+                           "give either a PROFILE file or --op OP with --source FILE"),
+                       flags.json);
+  }
+  if (self && (flags.op.empty() || flags.source.empty())) {
+    return ReportError(Status::InvalidArgument("self-profiling needs both --op and --source"),
+                       flags.json);
+  }
+  auto loaded = self ? SelfProfile(flags) : Import(flags);
+  if (!loaded.ok()) return ReportError(loaded.status(), flags.json);
+  std::string why;
+  auto picked = loaded->profile.Pick(self ? "" : flags.kernel, &why);
+  if (!picked.ok()) {
+    return ReportError(picked.status().WithContext(flags.profile.empty() ? flags.source
+                                                                         : flags.profile),
+                       flags.json);
+  }
+  diagnosis::Diagnosis result = diagnosis::Diagnose(loaded->profile, **picked);
+  result.picked_because = why;
+  if (flags.json) {
+    nlohmann::json out = {{"profile", loaded->profile.ToJson()}, {"diagnosis", result.ToJson()}};
+    std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  } else {
+    PrintTable(*loaded, **picked, result);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command RegisterDiagnose(CLI::App& app) {
+  auto flags = std::make_shared<DiagnoseFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "diagnose", "Find what limits a kernel, from a profile or by timing it on this CPU");
+  cmd->add_option("PROFILE", flags->profile,
+                  "Profiler output: msprof op_summary or kernel_details CSV, msprof timeline "
+                  "JSON, Nsight Compute CSV, perf stat -x/-j, or cannbot profile JSON");
+  cmd->add_option("--format", flags->format, "Read PROFILE as this format instead of detecting")
+      ->check(CLI::IsMember({"auto", "msprof", "kernel_details", "timeline", "ncu", "perf",
+                             "json"}))
+      ->capture_default_str();
+  cmd->add_option("--kernel", flags->kernel,
+                  "Kernel to diagnose (exact name or unique substring; default: the one with "
+                  "the most total time)");
+  cmd->add_option("--device", flags->device,
+                  "Device the profile was taken on, e.g. Ascend910B3 (gives the core count)");
+  cmd->add_option("--op", flags->op, "Self-profile: the built-in op the kernel implements");
+  cmd->add_option("--source,--kernel-source", flags->source,
+                  "Self-profile: the kernel source to time on this CPU");
+  cmd->add_option("--db", flags->db,
+                  "Store file for the compile cache and machine model (default: " +
+                      store::Store::DefaultPath() + ")");
+  cmd->add_flag("--no-counters", flags->no_counters,
+                "Self-profile: do not try perf stat hardware counters");
+  cmd->add_flag("--json", flags->json, "Print {\"profile\", \"diagnosis\"} as JSON");
+  return {cmd, [flags] { return Run(*flags); }};
+}
+
+}  // namespace cannbot::cli

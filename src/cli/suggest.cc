@@ -1,0 +1,175 @@
+// `cannbot suggest FILE --op OP`: profile + kernel in, a validated faster kernel out.
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cannbot/config/config.h"
+#include "cannbot/llm/chat_client.h"
+#include "cannbot/optimize/llm_provider.h"
+#include "cannbot/optimize/pipeline.h"
+#include "cannbot/prompt/prompt.h"
+#include "cannbot/util/data_dir.h"
+#include "cannbot/util/fs.h"
+#include "cli/commands.h"
+
+namespace cannbot::cli {
+namespace {
+
+struct SuggestFlags {
+  std::string file;
+  std::string op;
+  std::string profile;
+  std::string format = "auto";
+  std::string kernel;
+  std::string llm;
+  std::string model;
+  int samples = 0;
+  int rounds = -1;
+  std::string out;
+  bool json = false;
+  std::string config_file;
+  std::vector<std::string> skills_dirs;
+  double min_speedup = 0;
+  uint64_t seed = 0;
+  bool seed_given = false;
+  std::string db;
+};
+
+Status BuildConfig(const SuggestFlags& flags, config::Config* config) {
+  if (!flags.config_file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(flags.config_file, config));
+  CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(config));
+  if (!flags.llm.empty()) config->llm.base_url = flags.llm;
+  if (!flags.model.empty()) config->llm.model = flags.model;
+  if (flags.samples > 0) config->loop.samples = flags.samples;
+  if (flags.rounds >= 0) config->loop.rounds = flags.rounds;
+  if (flags.min_speedup > 0) config->min_speedup = flags.min_speedup;
+  if (!flags.db.empty()) config->db = flags.db;
+  for (const std::string& dir : flags.skills_dirs) config->skill_dirs.push_back(dir);
+  if (!config->llm.base_url.empty() && config->llm.model.empty()) {
+    return Status::InvalidArgument("--llm needs --model (or llm.model in the config)");
+  }
+  return Status::Ok();
+}
+
+// One line per attempt; on a terminal, a status line that the next event overwrites.
+optimize::ProgressFn Progress() {
+  const bool terminal = ::isatty(2) != 0;
+  return [terminal](const optimize::ProgressEvent& event) {
+    using Kind = optimize::ProgressEvent::Kind;
+    if (event.kind == Kind::kAttemptDone) {
+      std::fprintf(stderr, terminal ? "\r\033[K%s\n" : "%s\n", event.text.c_str());
+    } else if (terminal) {
+      std::fprintf(stderr, "\r\033[K  round %d: %.100s ...", event.round, event.text.c_str());
+    } else if (event.kind == Kind::kAsking) {
+      std::fprintf(stderr, "round %d: %s\n", event.round, event.text.c_str());
+    }
+    std::fflush(stderr);
+  };
+}
+
+int Run(const SuggestFlags& flags) {
+  config::Config config;
+  Status s = BuildConfig(flags, &config);
+  if (!s.ok()) return ReportError(s, flags.json);
+  auto text = ReadFile(flags.file, 4u << 20);
+  if (!text.ok()) return ReportError(text.status().WithContext("cannot read the kernel"), flags.json);
+  if (ops::Registry::BuiltIn().Find(flags.op) == nullptr) {
+    return ReportError(Status::NotFound("unknown op '" + flags.op + "' (see `cannbot ops`)"),
+                       flags.json);
+  }
+  optimize::SuggestRequest request;
+  request.op = flags.op;
+  request.kernel = {flags.file, *text};
+  request.profile_path = flags.profile;
+  request.profile_kernel = flags.kernel;
+  auto format = profile::ParseFormat(flags.format);
+  if (!format.ok()) return ReportError(format.status(), flags.json);
+  request.profile_options.format = *format;
+  if (flags.seed_given) request.seed = flags.seed;
+
+  auto store = store::Store::Open(config.db.empty() ? store::Store::DefaultPath() : config.db);
+  if (!store.ok()) return ReportError(store.status(), flags.json);
+  validator::ValidatorConfig vconfig;
+  vconfig.perf.min_speedup = config.min_speedup;
+  vconfig.compiler.compiler = config.compiler;
+  if (!config.compiler_flags.empty()) vconfig.compiler.flags = config.compiler_flags;
+  validator::Validator validator(vconfig, store->get());
+
+  std::vector<std::string> warnings;
+  // A team's directories come first, so their skills override built-in ones of the same name.
+  std::vector<std::string> dirs = config.skill_dirs;
+  dirs.push_back(DataPath("skills"));
+  skills::SkillLibrary library = skills::SkillLibrary::Load(dirs, &warnings);
+  for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
+
+  std::unique_ptr<llm::HttpClient> http;
+  std::unique_ptr<llm::ChatClient> chat;
+  std::unique_ptr<optimize::Provider> provider;
+  prompt::PromptLibrary prompts;
+  if (config.llm.base_url.empty()) {
+    return ReportError(Status::InvalidArgument(
+                           "no LLM endpoint: pass --llm URL --model NAME (the offline provider "
+                           "is not available in this build)"),
+                       flags.json);
+  }
+  auto loaded = prompt::PromptLibrary::Load(DataPath("prompts"));
+  if (!loaded.ok()) return ReportError(loaded.status(), flags.json);
+  prompts = std::move(loaded).value();
+  http = llm::NewCurlHttpClient();
+  chat = std::make_unique<llm::ChatClient>(config.llm, http.get());
+  provider = std::make_unique<optimize::LlmProvider>(chat.get(), &prompts, config.loop.token_budget);
+
+  optimize::SuggestContext context{&validator, provider.get(), &library, store->get(), config.loop};
+  auto result = optimize::Suggest(request, context, Progress());
+  if (!result.ok()) return ReportError(result.status(), flags.json);
+  const optimize::OptimizeReport& report = result->report;
+  if (flags.json) {
+    nlohmann::json out = report.ToJson();
+    out["kernel_check"] = {{"ok", result->kernel_check.ok},
+                           {"layer", result->kernel_check.layer},
+                           {"reason", result->kernel_check.reason}};
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    std::printf("%s", report.RenderText().c_str());
+  }
+  if (!result->kernel_check.ok) return kExitError;
+  if (report.found() && !flags.out.empty()) {
+    Status written = WriteFile(flags.out, report.Best()->code);
+    if (!written.ok()) return ReportError(written, flags.json);
+    std::fprintf(stderr, "cannbot: wrote the accepted kernel to %s\n", flags.out.c_str());
+  }
+  return report.found() ? kExitOk : kExitRejected;
+}
+
+}  // namespace
+
+Command RegisterSuggest(CLI::App& app) {
+  auto flags = std::make_shared<SuggestFlags>();
+  CLI::App* cmd = app.add_subcommand("suggest", "Find a validated faster version of a kernel");
+  cmd->add_option("file", flags->file, "Kernel source (C++)")->required();
+  cmd->add_option("--op", flags->op, "Built-in op the kernel implements")->required();
+  cmd->add_option("--profile", flags->profile, "Profiler output for this kernel");
+  cmd->add_option("--format", flags->format,
+                  "Profile format: auto, msprof, kernel_details, timeline, ncu, perf, json")
+      ->capture_default_str();
+  cmd->add_option("--kernel", flags->kernel, "Which kernel of a multi-kernel profile");
+  cmd->add_option("--llm", flags->llm, "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1");
+  cmd->add_option("--model", flags->model, "Model name on that server");
+  cmd->add_option("--samples", flags->samples, "Candidates per round (default 4)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--rounds", flags->rounds, "Repair rounds after the first (default 3)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--out", flags->out, "Write the accepted kernel here");
+  cmd->add_flag("--json", flags->json, "Print the report as JSON");
+  cmd->add_option("--config", flags->config_file, "Config file (TOML or JSON)");
+  cmd->add_option("--skills-dir", flags->skills_dirs, "Extra skills directory (repeatable)");
+  cmd->add_option("--min-speedup", flags->min_speedup, "Lower 95% bound the speedup must clear")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", flags->seed, "Seed for the validator's random inputs")
+      ->each([flags](const std::string&) { flags->seed_given = true; });
+  cmd->add_option("--db", flags->db, "Store file");
+  return {cmd, [flags] { return Run(*flags); }};
+}
+
+}  // namespace cannbot::cli
