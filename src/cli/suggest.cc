@@ -133,6 +133,7 @@ int Run(const SuggestFlags& flags) {
   } else {
     std::printf("%s", report.RenderText().c_str());
   }
+  std::fflush(stdout);  // before anything else reaches stderr, so the two never interleave
   if (!result->kernel_check.ok) return kExitError;
   if (report.found() && !flags.out.empty()) {
     Status written = WriteFile(flags.out, report.Best()->code);

@@ -91,7 +91,12 @@ std::string Compiler::Prelude(const ops::OpSpec& op) {
 }
 
 std::string Compiler::CacheKey(const ops::OpSpec& op, const std::string& source) const {
-  std::string material = compiler_identity_;
+  // Bumped whenever how cannbot builds changes (environment, prelude, fixed flags), so old
+  // entries are never served for the new way.
+  constexpr const char* kBuildRecipeVersion = "build-recipe-2";
+  std::string material = kBuildRecipeVersion;
+  material += '\0';
+  material += compiler_identity_;
   material += '\0';
   // A confined and an unconfined build of the same source can log different things
   // (`#include "/etc/passwd"`): they must never share a cache entry.
@@ -127,7 +132,9 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
     options.argv.push_back(extra);
   }
   options.working_dir = dir.path();
-  options.extra_environment = {"TMPDIR=" + dir.path()};  // the compiler's scratch files too
+  // The compiler's scratch files go to the private directory too; LC_ALL=C keeps its messages
+  // plain ASCII whatever the user's locale, for logs, reasons and repair prompts.
+  options.extra_environment = {"TMPDIR=" + dir.path(), "LC_ALL=C"};
   CompileResult result;
   result.command = Join(std::vector<std::string>(
       options.argv.begin() + static_cast<long>(command_start), options.argv.end()));
