@@ -2,9 +2,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "cannbot/app/providers.h"
 #include "cannbot/config/config.h"
 #include "cannbot/skills/skill.h"
-#include "cannbot/util/data_dir.h"
 #include "cli/commands.h"
 
 namespace cannbot::cli {
@@ -26,12 +26,8 @@ int Run(const SkillsFlags& flags) {
   config::Config config;
   Status env = config::ApplyEnvironment(&config);
   if (!env.ok()) return ReportError(env, flags.json);
-  // A team's directories come first, so their skills override built-in ones of the same name.
-  std::vector<std::string> dirs = config.skill_dirs;
-  dirs.insert(dirs.end(), flags.dirs.begin(), flags.dirs.end());
-  dirs.push_back(DataPath("skills"));
   std::vector<std::string> warnings;
-  skills::SkillLibrary library = skills::SkillLibrary::Load(dirs, &warnings);
+  skills::SkillLibrary library = app::LoadSkills(config, flags.dirs, &warnings);
   for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
   if (!flags.show.empty()) {
     const skills::Skill* skill = library.Find(flags.show);

@@ -4,12 +4,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "cannbot/app/providers.h"
 #include "cannbot/config/config.h"
-#include "cannbot/llm/chat_client.h"
-#include "cannbot/optimize/llm_provider.h"
 #include "cannbot/optimize/pipeline.h"
-#include "cannbot/prompt/prompt.h"
-#include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
 #include "cli/commands.h"
 
@@ -31,6 +28,8 @@ struct SuggestFlags {
   std::string config_file;
   std::vector<std::string> skills_dirs;
   double min_speedup = 0;
+  int budget = 0;
+  double time_budget = 0;
   uint64_t seed = 0;
   bool seed_given = false;
   std::string db;
@@ -46,9 +45,6 @@ Status BuildConfig(const SuggestFlags& flags, config::Config* config) {
   if (flags.min_speedup > 0) config->min_speedup = flags.min_speedup;
   if (!flags.db.empty()) config->db = flags.db;
   for (const std::string& dir : flags.skills_dirs) config->skill_dirs.push_back(dir);
-  if (!config->llm.base_url.empty() && config->llm.model.empty()) {
-    return Status::InvalidArgument("--llm needs --model (or llm.model in the config)");
-  }
   return Status::Ok();
 }
 
@@ -90,37 +86,21 @@ int Run(const SuggestFlags& flags) {
 
   auto store = store::Store::Open(config.db.empty() ? store::Store::DefaultPath() : config.db);
   if (!store.ok()) return ReportError(store.status(), flags.json);
-  validator::ValidatorConfig vconfig;
-  vconfig.perf.min_speedup = config.min_speedup;
-  vconfig.compiler.compiler = config.compiler;
-  if (!config.compiler_flags.empty()) vconfig.compiler.flags = config.compiler_flags;
-  validator::Validator validator(vconfig, store->get());
-
+  validator::Validator validator(app::MakeValidatorConfig(config), store->get());
   std::vector<std::string> warnings;
-  // A team's directories come first, so their skills override built-in ones of the same name.
-  std::vector<std::string> dirs = config.skill_dirs;
-  dirs.push_back(DataPath("skills"));
-  skills::SkillLibrary library = skills::SkillLibrary::Load(dirs, &warnings);
+  skills::SkillLibrary library = app::LoadSkills(config, {}, &warnings);
   for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
 
-  std::unique_ptr<llm::HttpClient> http;
-  std::unique_ptr<llm::ChatClient> chat;
-  std::unique_ptr<optimize::Provider> provider;
-  prompt::PromptLibrary prompts;
-  if (config.llm.base_url.empty()) {
-    return ReportError(Status::InvalidArgument(
-                           "no LLM endpoint: pass --llm URL --model NAME (the offline provider "
-                           "is not available in this build)"),
-                       flags.json);
-  }
-  auto loaded = prompt::PromptLibrary::Load(DataPath("prompts"));
-  if (!loaded.ok()) return ReportError(loaded.status(), flags.json);
-  prompts = std::move(loaded).value();
-  http = llm::NewCurlHttpClient();
-  chat = std::make_unique<llm::ChatClient>(config.llm, http.get());
-  provider = std::make_unique<optimize::LlmProvider>(chat.get(), &prompts, config.loop.token_budget);
+  if (flags.time_budget > 0) config.loop.time_budget_seconds = flags.time_budget;
+  // Offline, the recipes' parameter search decides how many rounds it needs.
+  if (config.llm.base_url.empty() && flags.rounds < 0) config.loop.rounds = 8;
+  optimize::OfflineConfig offline;
+  if (flags.budget > 0) offline.max_variants = flags.budget;
+  auto bundle = app::MakeProvider(config, library, store->get(), validator, flags.op, offline);
+  if (!bundle.ok()) return ReportError(bundle.status(), flags.json);
+  optimize::Provider* provider = bundle->provider.get();
 
-  optimize::SuggestContext context{&validator, provider.get(), &library, store->get(), config.loop};
+  optimize::SuggestContext context{&validator, provider, &library, store->get(), config.loop};
   auto result = optimize::Suggest(request, context, Progress());
   if (!result.ok()) return ReportError(result.status(), flags.json);
   const optimize::OptimizeReport& report = result->report;
@@ -155,7 +135,9 @@ Command RegisterSuggest(CLI::App& app) {
                   "Profile format: auto, msprof, kernel_details, timeline, ncu, perf, json")
       ->capture_default_str();
   cmd->add_option("--kernel", flags->kernel, "Which kernel of a multi-kernel profile");
-  cmd->add_option("--llm", flags->llm, "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1");
+  cmd->add_option("--llm", flags->llm,
+                  "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (default: offline "
+                  "recipes, no LLM)");
   cmd->add_option("--model", flags->model, "Model name on that server");
   cmd->add_option("--samples", flags->samples, "Candidates per round (default 4)")
       ->check(CLI::PositiveNumber);
@@ -170,6 +152,11 @@ Command RegisterSuggest(CLI::App& app) {
   cmd->add_option("--seed", flags->seed, "Seed for the validator's random inputs")
       ->each([flags](const std::string&) { flags->seed_given = true; });
   cmd->add_option("--db", flags->db, "Store file");
+  cmd->add_option("--budget", flags->budget, "Offline: most recipe variants to try (default 24)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--time-budget", flags->time_budget,
+                  "Seconds after which no new candidate is validated (default 900)")
+      ->check(CLI::PositiveNumber);
   return {cmd, [flags] { return Run(*flags); }};
 }
 

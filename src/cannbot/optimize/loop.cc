@@ -125,6 +125,11 @@ Attempt Optimizer::Evaluate(const OptimizeRequest& request, const Proposal& prop
 
 Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
                       const ProgressFn& progress) {
+  const auto start = SteadyClock::now();
+  auto out_of_time = [&] {
+    return std::chrono::duration<double>(SteadyClock::now() - start).count() >
+           config_.time_budget_seconds;
+  };
   std::vector<Attempt>& attempts = report->attempts;
   std::vector<Failure> failures;
   for (int round = 0; round <= config_.rounds; ++round) {
@@ -159,6 +164,12 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
     if (proposals->empty()) break;  // the provider has nothing more to offer
     std::vector<size_t> this_round;
     for (const Proposal& p : *proposals) {
+      if (out_of_time()) {
+        report->notes.push_back("stopped: the time budget of " +
+                                std::to_string(static_cast<int>(config_.time_budget_seconds)) +
+                                " s ran out");
+        break;
+      }
       if (progress) {
         progress({ProgressEvent::Kind::kValidating, round, "validating " + p.origin, nullptr});
       }
@@ -186,6 +197,7 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
       return Progress(attempts[x]) > Progress(attempts[y]);
     });
     for (size_t i : failed) failures.push_back({attempts[i].code, Feedback(attempts[i])});
+    if (out_of_time()) break;
     const Attempt* best = report->Best();
     if (best && best->verdict->perf->candidate.roofline_fraction >= config_.good_enough_roofline) {
       report->notes.push_back("stopped early: the best kernel reaches " +

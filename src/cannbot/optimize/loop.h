@@ -25,6 +25,7 @@ struct LoopConfig {
   int rounds = 3;                     // repair rounds after the first
   double good_enough_roofline = 0.8;  // stop once an accepted kernel reaches this fraction
   int token_budget = 12000;           // prompt size limit (estimated tokens)
+  double time_budget_seconds = 900;   // no new validation starts after this long
 };
 
 struct OptimizeRequest {

@@ -45,6 +45,7 @@ std::string DescribeHardware(const validator::MachineModel& machine,
 
 Result<SuggestResult> Suggest(const SuggestRequest& request, const SuggestContext& context,
                               const ProgressFn& progress) {
+  const auto start = SteadyClock::now();
   const ops::OpSpec* op = ops::Registry::BuiltIn().Find(request.op);
   if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
   SuggestResult result;
@@ -57,6 +58,7 @@ Result<SuggestResult> Suggest(const SuggestRequest& request, const SuggestContex
   CANNBOT_ASSIGN_OR_RETURN(result.kernel_check,
                            context.validator->CheckKernel(op->name, request.kernel, request.seed));
   if (!result.kernel_check.ok) {
+    report.seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
     report.notes.push_back("the kernel to optimise is not correct (" +
                            result.kernel_check.layer + " layer): " + result.kernel_check.reason);
     return result;
@@ -93,6 +95,10 @@ Result<SuggestResult> Suggest(const SuggestRequest& request, const SuggestContex
   optimize.seed = request.seed;
   Optimizer optimizer(context.validator, context.provider, context.loop);
   CANNBOT_RETURN_IF_ERROR(optimizer.Run(optimize, &report, progress));
+  if (const Attempt* best = report.Best()) {
+    context.provider->Finish(best->code, best->verdict->perf->speedup);
+  }
+  report.seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
   return result;
 }
 

@@ -49,7 +49,14 @@ class Provider {
   virtual ~Provider() = default;
   virtual std::string Describe() const = 0;
   // Candidates for one round. An error means the provider cannot work at all (server down).
+  // An empty list means it has nothing more to offer.
   virtual Result<std::vector<Proposal>> Propose(const ProposalRequest& request) = 0;
+  // The loop is over; `best_code` is the accepted winner ("" if none) and `speedup` its
+  // speedup. Providers that learn (the offline search) remember it here.
+  virtual void Finish(const std::string& best_code, double speedup) {
+    (void)best_code;
+    (void)speedup;
+  }
 };
 
 }  // namespace cannbot::optimize

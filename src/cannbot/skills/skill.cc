@@ -125,6 +125,25 @@ bool MatchByKeywords(const Skill& skill, const diagnosis::Diagnosis& diagnosis,
   return true;
 }
 
+void LoadRecipes(const fs::path& folder, Skill* skill, std::vector<std::string>* warnings) {
+  std::error_code error;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder / "recipes", error)) {
+    if (entry.path().extension() == ".cpp") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    auto text = ReadFile(file.string(), 1u << 20);
+    auto recipe = text.ok() ? ParseRecipe(*text, file.string()) : Result<Recipe>(text.status());
+    if (!recipe.ok()) {
+      warnings->push_back("skipping recipe: " + recipe.status().message());
+      continue;
+    }
+    recipe->skill = skill->name;
+    skill->recipes.push_back(std::move(recipe).value());
+  }
+}
+
 }  // namespace
 
 Result<Skill> ParseSkill(const std::string& text, const std::string& path) {
@@ -192,6 +211,7 @@ SkillLibrary SkillLibrary::Load(const std::vector<std::string>& directories,
         auto ref_text = ReadFile(ref.string(), 1u << 20);
         if (ref_text.ok()) skill->references.push_back({"references/" + ref.filename().string(), *ref_text});
       }
+      LoadRecipes(folder, &*skill, warnings);
       library.skills_.push_back(std::move(skill).value());
     }
   }

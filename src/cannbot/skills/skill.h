@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/skills/recipe.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::skills {
@@ -39,6 +40,7 @@ struct Skill {
   SkillMetadata cannbot;
   std::string body;  // the markdown after the front matter
   std::vector<SkillFile> references;
+  std::vector<Recipe> recipes;  // recipes/*.cpp
   std::string directory;
 };
 

@@ -26,6 +26,16 @@ CREATE TABLE machine_models (
   measured_at INTEGER NOT NULL DEFAULT (strftime('%s','now'))
 );
 )sql",
+      R"sql(
+CREATE TABLE tuned_kernels (
+  key TEXT PRIMARY KEY,
+  recipe TEXT NOT NULL,
+  params TEXT NOT NULL,
+  code TEXT NOT NULL,
+  speedup REAL NOT NULL,
+  tuned_at INTEGER NOT NULL DEFAULT (strftime('%s','now'))
+);
+)sql",
   };
   return kMigrations;
 }
@@ -82,6 +92,23 @@ Status Store::PutCompiled(const std::string& key, const CompiledEntry& entry) {
       "VALUES (?, ?, ?, ?, ?, ?)",
       {key, int64_t{entry.ok ? 1 : 0}, Blob{entry.shared_object}, entry.log, entry.reason,
        entry.seconds});
+}
+
+Result<std::optional<TunedKernel>> Store::FindTuned(const std::string& key) {
+  auto rows = db_->Query("SELECT recipe, params, code, speedup FROM tuned_kernels WHERE key = ?",
+                         {key});
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return std::optional<TunedKernel>();
+  const Row& row = (*rows)[0];
+  return std::optional<TunedKernel>(
+      TunedKernel{TextAt(row, 0), TextAt(row, 1), TextAt(row, 2), DoubleAt(row, 3)});
+}
+
+Status Store::PutTuned(const std::string& key, const TunedKernel& tuned) {
+  return db_->Execute(
+      "INSERT OR REPLACE INTO tuned_kernels (key, recipe, params, code, speedup) "
+      "VALUES (?, ?, ?, ?, ?)",
+      {key, tuned.recipe, tuned.params, tuned.code, tuned.speedup});
 }
 
 Result<std::optional<std::string>> Store::FindMachineModel(const std::string& machine_id) {

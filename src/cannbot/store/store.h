@@ -1,5 +1,5 @@
-// Store: cannbot's durable state in one SQLite file: the compile cache and the measured
-// machine model (later also jobs and attempts).
+// Store: cannbot's durable state in one SQLite file: the compile cache, the measured machine
+// model, and the results of offline parameter searches (later also jobs and attempts).
 //
 // The default file is $CANNBOT_HOME/cannbot.db, else $XDG_CACHE_HOME/cannbot/cannbot.db, else
 // ~/.cache/cannbot/cannbot.db. Compiled shared objects are stored as blobs keyed by a content
@@ -26,6 +26,14 @@ struct CompiledEntry {
   double seconds = 0;         // how long the original compile took
 };
 
+// The winner of an offline parameter search, for one (op, shape, machine, compiler) key.
+struct TunedKernel {
+  std::string recipe;
+  std::string params;  // "UNROLL=2 NT_STORES=0"
+  std::string code;
+  double speedup = 0;  // against the baseline it was tuned with
+};
+
 class Store {
  public:
   static Result<std::unique_ptr<Store>> Open(const std::string& path);
@@ -33,6 +41,9 @@ class Store {
 
   Result<std::optional<CompiledEntry>> FindCompiled(const std::string& key);
   Status PutCompiled(const std::string& key, const CompiledEntry& entry);
+
+  Result<std::optional<TunedKernel>> FindTuned(const std::string& key);
+  Status PutTuned(const std::string& key, const TunedKernel& tuned);
 
   Result<std::optional<std::string>> FindMachineModel(const std::string& machine_id);
   Status PutMachineModel(const std::string& machine_id, const std::string& json);

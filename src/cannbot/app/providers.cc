@@ -1,0 +1,63 @@
+#include "cannbot/app/providers.h"
+
+#include "cannbot/ops/registry.h"
+#include "cannbot/optimize/llm_provider.h"
+#include "cannbot/util/data_dir.h"
+
+namespace cannbot::app {
+namespace {
+
+// What an offline search result is valid for: op, its perf shape, this machine, the compiler.
+std::string TuningKey(const std::string& op, validator::Validator& validator) {
+  const ops::OpSpec* spec = ops::Registry::BuiltIn().Find(op);
+  std::string key = op + "|" + (spec ? spec->PerfShape().Describe() : "") + "|" +
+                    validator.Machine().machine_id + "|" + validator.config().compiler.compiler;
+  for (const std::string& flag : validator.config().compiler.flags) key += " " + flag;
+  return key;
+}
+
+}  // namespace
+
+Result<ProviderBundle> MakeProvider(const config::Config& config,
+                                    const skills::SkillLibrary& library, store::Store* store,
+                                    validator::Validator& validator, const std::string& op,
+                                    const optimize::OfflineConfig& offline) {
+  ProviderBundle bundle;
+  if (config.llm.base_url.empty()) {
+    bundle.offline = true;
+    bundle.provider = std::make_unique<optimize::OfflineProvider>(
+        &library, store, TuningKey(op, validator), offline);
+    return bundle;
+  }
+  if (config.llm.model.empty()) {
+    return Status::InvalidArgument("an LLM URL needs a model name (--model or llm.model)");
+  }
+  CANNBOT_ASSIGN_OR_RETURN(prompt::PromptLibrary prompts,
+                           prompt::PromptLibrary::Load(DataPath("prompts")));
+  bundle.prompts = std::make_unique<prompt::PromptLibrary>(std::move(prompts));
+  bundle.http = llm::NewCurlHttpClient();
+  bundle.chat = std::make_unique<llm::ChatClient>(config.llm, bundle.http.get());
+  bundle.provider = std::make_unique<optimize::LlmProvider>(bundle.chat.get(),
+                                                            bundle.prompts.get(),
+                                                            config.loop.token_budget);
+  return bundle;
+}
+
+skills::SkillLibrary LoadSkills(const config::Config& config,
+                                const std::vector<std::string>& extra_dirs,
+                                std::vector<std::string>* warnings) {
+  std::vector<std::string> dirs = extra_dirs;
+  dirs.insert(dirs.end(), config.skill_dirs.begin(), config.skill_dirs.end());
+  dirs.push_back(DataPath("skills"));
+  return skills::SkillLibrary::Load(dirs, warnings);
+}
+
+validator::ValidatorConfig MakeValidatorConfig(const config::Config& config) {
+  validator::ValidatorConfig v;
+  v.perf.min_speedup = config.min_speedup;
+  v.compiler.compiler = config.compiler;
+  if (!config.compiler_flags.empty()) v.compiler.flags = config.compiler_flags;
+  return v;
+}
+
+}  // namespace cannbot::app

@@ -1,0 +1,47 @@
+// Composition of the optimisation pieces from a Config, shared by the CLI and the daemon:
+// which provider (an OpenAI-compatible LLM, or the offline recipes when no URL is set), the
+// prompt library, the skills, the validator's settings.
+//
+// Ownership: a ProviderBundle owns everything its provider uses; keep it alive while the
+// provider is. Thread-safety: one bundle per optimisation at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cannbot/config/config.h"
+#include "cannbot/llm/chat_client.h"
+#include "cannbot/optimize/offline_provider.h"
+#include "cannbot/optimize/provider.h"
+#include "cannbot/prompt/prompt.h"
+#include "cannbot/skills/skill.h"
+#include "cannbot/store/store.h"
+#include "cannbot/validator/validator.h"
+
+namespace cannbot::app {
+
+struct ProviderBundle {
+  std::unique_ptr<llm::HttpClient> http;
+  std::unique_ptr<llm::ChatClient> chat;
+  std::unique_ptr<prompt::PromptLibrary> prompts;
+  std::unique_ptr<optimize::Provider> provider;
+  bool offline = false;
+};
+
+// The LLM provider when config.llm.base_url is set, else the offline recipes (which remember
+// their winners in `store` under a key for `op` on this machine and compiler).
+Result<ProviderBundle> MakeProvider(const config::Config& config,
+                                    const skills::SkillLibrary& library, store::Store* store,
+                                    validator::Validator& validator, const std::string& op,
+                                    const optimize::OfflineConfig& offline);
+
+// Built-in skills plus the configured directories (a team's first, so they can override).
+skills::SkillLibrary LoadSkills(const config::Config& config,
+                                const std::vector<std::string>& extra_dirs,
+                                std::vector<std::string>* warnings);
+
+// The validator's settings from a Config.
+validator::ValidatorConfig MakeValidatorConfig(const config::Config& config);
+
+}  // namespace cannbot::app

@@ -1,0 +1,52 @@
+// Recipes: parametrised optimized kernels that skills carry, so cannbot can optimise with no
+// LLM at all (the offline provider searches their parameters through the validator).
+//
+// A recipe is skills/<skill>/recipes/<name>.cpp: a valid kernel whose opening comment
+// declares it, then #ifndef defaults for each parameter:
+//   // cannbot-recipe
+//   // name: swish-stream-avx512
+//   // op: swish
+//   // summary: one pass, 16 lanes, polynomial exp, masked tail
+//   // params: UNROLL=2,1,4 NT_STORES=0,1
+//   // ---
+// The first value of each parameter is its default. A variant is the source with
+// `#define NAME value` lines prepended.
+//
+// Thread-safety: plain values and pure functions.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cannbot/util/status.h"
+
+namespace cannbot::skills {
+
+struct RecipeParam {
+  std::string name;
+  std::vector<std::string> values;  // first = default
+};
+
+struct Recipe {
+  std::string name;
+  std::string op;
+  std::string summary;
+  std::string skill;  // the skill folder it came from
+  std::string path;
+  std::vector<RecipeParam> params;
+  std::string source;
+};
+
+using ParamValues = std::map<std::string, std::string>;
+
+Result<Recipe> ParseRecipe(const std::string& text, const std::string& path);
+
+// Every parameter at its first value.
+ParamValues Defaults(const Recipe& recipe);
+// The recipe's source with `values` as #defines in front.
+std::string Instantiate(const Recipe& recipe, const ParamValues& values);
+// "UNROLL=2 NT_STORES=0" (in the recipe's parameter order).
+std::string DescribeValues(const Recipe& recipe, const ParamValues& values);
+
+}  // namespace cannbot::skills
