@@ -1,6 +1,9 @@
 #include "cannbot/config/config.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +42,18 @@ Status Unknown(const std::string& where, const std::string& key) {
 template <typename T>
 Status Read(const Json& object, const char* key, T* out, const std::string& where) {
   if (!object.contains(key)) return Status::Ok();
+  const Json& value = object.at(key);
+  // nlohmann converts 2.5 and true to an int without complaint; a setting should not.
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!value.is_number_integer()) {
+      return Status::InvalidArgument("setting '" + where + key + "' must be a whole number");
+    }
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!value.is_number()) {
+      return Status::InvalidArgument("setting '" + where + key + "' has the wrong type");
+    }
+  }
   try {
     *out = object.at(key).get<T>();
   } catch (const Json::exception&) {
@@ -80,6 +95,29 @@ Status ReadLoop(const Json& j, optimize::LoopConfig* loop) {
   return Read(j, "token_budget", &loop->token_budget, "loop.");
 }
 
+Status ReadServer(const Json& j, ServerConfig* server) {
+  static const char* kKeys[] = {"host", "port", "tokens", "queue_size", "workers",
+                                "max_body_bytes", "retention_days", "retention_jobs",
+                                "shutdown_grace_seconds", "http_threads", "llm_urls"};
+  for (const auto& [key, value] : j.items()) {
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      return Unknown("server.", key);
+    }
+  }
+  CANNBOT_RETURN_IF_ERROR(Read(j, "host", &server->host, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "port", &server->port, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "tokens", &server->tokens, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "queue_size", &server->queue_size, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "workers", &server->workers, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "max_body_bytes", &server->max_body_bytes, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "retention_days", &server->retention_days, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "retention_jobs", &server->retention_jobs, "server."));
+  CANNBOT_RETURN_IF_ERROR(
+      Read(j, "shutdown_grace_seconds", &server->shutdown_grace_seconds, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "http_threads", &server->http_threads, "server."));
+  return Read(j, "llm_urls", &server->llm_urls, "server.");
+}
+
 Status FromJson(const Json& j, Config* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
   for (const auto& [key, value] : j.items()) {
@@ -94,6 +132,8 @@ Status FromJson(const Json& j, Config* config) {
         if (item.key() != "dirs") return Unknown("skills.", item.key());
       }
       CANNBOT_RETURN_IF_ERROR(Read(value, "dirs", &config->skill_dirs, "skills."));
+    } else if (key == "server") {
+      CANNBOT_RETURN_IF_ERROR(ReadServer(value, &config->server));
     } else if (key == "compiler") {
       for (const auto& item : value.items()) {
         if (item.key() != "command" && item.key() != "flags") return Unknown("compiler.", item.key());
@@ -147,7 +187,15 @@ Status ApplyEnvironment(Config* config) {
       return Status::InvalidArgument("environment variable " + std::string(name) +
                                      " is not a number: '" + text + "'");
     }
-    *out = static_cast<std::remove_pointer_t<decltype(out)>>(value);
+    using Target = std::remove_pointer_t<decltype(out)>;
+    if constexpr (std::is_integral_v<Target>) {
+      if (value != std::floor(value) || value < std::numeric_limits<Target>::min() ||
+          value > std::numeric_limits<Target>::max()) {
+        return Status::InvalidArgument("environment variable " + std::string(name) +
+                                       " must be a whole number in range: '" + text + "'");
+      }
+    }
+    *out = static_cast<Target>(value);
     return Status::Ok();
   };
   if (!get("CANNBOT_DB").empty()) config->db = get("CANNBOT_DB");
@@ -159,6 +207,17 @@ Status ApplyEnvironment(Config* config) {
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_ROUNDS", &config->loop.rounds));
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_TEMPERATURE", &config->llm.temperature));
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_MAX_TOKENS", &config->llm.max_tokens));
+  if (!get("CANNBOT_HOST").empty()) config->server.host = get("CANNBOT_HOST");
+  CANNBOT_RETURN_IF_ERROR(number("CANNBOT_PORT", &config->server.port));
+  CANNBOT_RETURN_IF_ERROR(number("CANNBOT_WORKERS", &config->server.workers));
+  if (!get("CANNBOT_TOKENS").empty()) {
+    config->server.tokens.clear();
+    std::stringstream tokens(get("CANNBOT_TOKENS"));
+    std::string token;
+    while (std::getline(tokens, token, ',')) {
+      if (!token.empty()) config->server.tokens.push_back(token);
+    }
+  }
   const std::string dirs = get("CANNBOT_SKILLS_DIRS");
   std::stringstream in(dirs);
   std::string dir;

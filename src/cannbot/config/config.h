@@ -9,10 +9,13 @@
 //   [loop]     samples, rounds, good_enough_roofline, token_budget
 //   [skills]   dirs = ["/opt/team-skills"]
 //   [compiler] command, flags = ["-O3", ...]
+//   [server]   host, port, tokens, queue_size, workers, max_body_bytes, retention_days,
+//              retention_jobs, shutdown_grace_seconds, http_threads, llm_urls
 //
 // Thread-safety: plain values.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,21 @@
 
 namespace cannbot::config {
 
+// The daemon (`cannbot serve`); the CLI ignores it.
+struct ServerConfig {
+  std::string host = "127.0.0.1";       // loopback unless told otherwise
+  int port = 8750;                      // 0 = any free port (the daemon logs which)
+  std::vector<std::string> tokens;      // accepted bearer tokens; empty = no authentication
+  int queue_size = 256;                 // queued jobs beyond which POST /optimize answers 429
+  int workers = 0;                      // jobs run at once; 0 = the number of logical CPUs
+  int64_t max_body_bytes = 8 << 20;     // larger request bodies answer 413
+  double retention_days = 30;           // finished jobs older than this are pruned; 0 = keep
+  int retention_jobs = 10000;           // most finished jobs kept; 0 = no limit
+  double shutdown_grace_seconds = 30;   // SIGTERM: running jobs get this long, then checkpoint
+  int http_threads = 32;                // connections served at once (an SSE stream holds one)
+  std::vector<std::string> llm_urls;    // LLM URLs a job may name besides [llm] url
+};
+
 struct Config {
   std::string db;             // "" = store::Store::DefaultPath()
   double min_speedup = 1.05;  // lower 95% bound the speedup must clear
@@ -30,13 +48,16 @@ struct Config {
   std::vector<std::string> skill_dirs;  // in addition to the built-in skills/
   std::string compiler = "g++";
   std::vector<std::string> compiler_flags;  // empty = the validator's defaults
+  ServerConfig server;
 };
 
 // Reads a .toml or .json file into `config` (keys present override).
 Status LoadFile(const std::string& path, Config* config);
 // Applies CANNBOT_DB, CANNBOT_MIN_SPEEDUP, CANNBOT_LLM_URL, CANNBOT_MODEL, CANNBOT_SAMPLES,
 // CANNBOT_ROUNDS, CANNBOT_TEMPERATURE, CANNBOT_MAX_TOKENS, CANNBOT_SKILLS_DIRS (':'-separated),
-// CANNBOT_COMPILER. A malformed number is an error naming the variable.
+// CANNBOT_COMPILER, and for the daemon CANNBOT_HOST, CANNBOT_PORT, CANNBOT_WORKERS and
+// CANNBOT_TOKENS (','-separated; replaces the file's list). A malformed number is an error
+// naming the variable.
 Status ApplyEnvironment(Config* config);
 
 }  // namespace cannbot::config

@@ -28,7 +28,7 @@ std::string Endpoint(const std::string& base_url) {
 }
 
 // The server's own words about an error, from an OpenAI-style or plain body.
-std::string ServerMessage(const std::string& body) {
+std::string RawServerMessage(const std::string& body) {
   auto json = nlohmann::json::parse(body, nullptr, false);
   if (json.is_object() && json.contains("error")) {
     const auto& error = json["error"];
@@ -38,6 +38,15 @@ std::string ServerMessage(const std::string& body) {
     if (error.is_string()) return error.get<std::string>();
   }
   return body.substr(0, 300);
+}
+
+// ... with the API key blanked, in case a gateway echoes it back.
+std::string ServerMessage(const std::string& body, const std::string& key) {
+  std::string message = RawServerMessage(body);
+  for (size_t at; !key.empty() && (at = message.find(key)) != std::string::npos;) {
+    message.replace(at, key.size(), "[redacted]");
+  }
+  return message;
 }
 
 Result<std::vector<std::string>> ParseChoices(const std::string& body) {
@@ -62,6 +71,12 @@ Result<std::vector<std::string>> ParseChoices(const std::string& body) {
   }
   if (choices.empty()) return Status::Unavailable("the LLM server returned no choices");
   return choices;
+}
+
+// A refusal of the request itself (4xx), or a server error that says it is about choices.
+bool RefusedN(const Status& status) {
+  return status.code() == Status::Code::kInvalidArgument ||
+         status.message().find("choice") != std::string::npos;
 }
 
 }  // namespace
@@ -115,7 +130,7 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
     } else if (response->status == 429 || response->status >= 500) {
       last = Status::Unavailable("the LLM server answered HTTP " +
                                  std::to_string(response->status) + ": " +
-                                 ServerMessage(response->body));
+                                 ServerMessage(response->body, key));
       auto retry_after = response->headers.find("retry-after");
       if (retry_after != response->headers.end()) {
         wait_seconds = ParseRetryAfter(retry_after->second);
@@ -123,7 +138,7 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
     } else {
       return Status::InvalidArgument("the LLM server rejected the request (HTTP " +
                                      std::to_string(response->status) + "): " +
-                                     ServerMessage(response->body));
+                                     ServerMessage(response->body, key));
     }
     if (attempt == config_.max_retries) break;
     auto wait = wait_seconds >= 0
@@ -139,7 +154,14 @@ Result<Completion> ChatClient::Complete(const std::vector<ChatMessage>& messages
   const auto start = Clock::now();
   Completion completion;
   samples = std::max(1, samples);
-  CANNBOT_ASSIGN_OR_RETURN(completion.choices, Request(messages, samples, &completion.requests));
+  auto first = Request(messages, samples, &completion.requests);
+  if (!first.ok() && samples > 1 && RefusedN(first.status())) {
+    // Some servers refuse n > 1 outright ("only one completion choice is allowed"): ask one
+    // sample at a time instead.
+    first = Request(messages, 1, &completion.requests);
+  }
+  if (!first.ok()) return first.status();
+  completion.choices = std::move(first).value();
   // A server that ignores `n` answered once: ask for the rest in parallel.
   const int missing = samples - static_cast<int>(completion.choices.size());
   if (missing > 0) {
@@ -157,8 +179,8 @@ Result<Completion> ChatClient::Complete(const std::vector<ChatMessage>& messages
         for (std::string& c : *got) completion.choices.push_back(std::move(c));
       }
     }
-    if (static_cast<int>(completion.choices.size()) > samples) completion.choices.resize(samples);
   }
+  if (static_cast<int>(completion.choices.size()) > samples) completion.choices.resize(samples);
   completion.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return completion;
 }

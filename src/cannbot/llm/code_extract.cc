@@ -13,8 +13,16 @@ struct Block {
   size_t end = 0;
 };
 
-// Drops <think> sections; an unclosed one runs to the first fence or the end.
-std::string DropThinking(const std::string& text) {
+// Drops <think> sections; an unclosed one runs to the first fence or the end, and a bare
+// </think> (reasoning models that omit the opening tag) drops everything before it.
+std::string DropThinking(const std::string& full) {
+  std::string text = full;
+  const size_t orphan_close = text.find("</think>");
+  const size_t first_open = text.find("<think>");
+  if (orphan_close != std::string::npos &&
+      (first_open == std::string::npos || first_open > orphan_close)) {
+    text = text.substr(orphan_close + 8);
+  }
   std::string out;
   size_t at = 0;
   while (true) {
@@ -68,7 +76,7 @@ std::vector<Block> FencedBlocks(const std::string& text) {
 }
 
 bool DefinesSymbol(const std::string& code, const std::string& symbol) {
-  const std::regex definition("\\b" + symbol + "\\s*\\([^;{]*\\)\\s*\\{");
+  const std::regex definition("\\b" + symbol + "\\s*\\([^;{]*\\)\\s*(noexcept\\s*)?\\{");
   return std::regex_search(code, definition);
 }
 
@@ -90,8 +98,11 @@ ExtractedCode ExtractCode(const std::string& response, const std::string& symbol
   const std::string text = DropThinking(response);
   std::vector<Block> blocks = FencedBlocks(text);
   const Block* best = nullptr;
-  for (const Block& b : blocks) {  // the block that defines the symbol, longest first
-    if (DefinesSymbol(b.code, symbol) && (!best || b.code.size() > best->code.size())) best = &b;
+  for (const Block& b : blocks) {  // the C/C++ block that defines the symbol, longest first
+    if (LooksLikeCpp(b) && DefinesSymbol(b.code, symbol) &&
+        (!best || b.code.size() > best->code.size())) {
+      best = &b;
+    }
   }
   for (const Block& b : blocks) {
     if (!best && LooksLikeCpp(b) && b.code.find(symbol) != std::string::npos) best = &b;
@@ -102,15 +113,17 @@ ExtractedCode ExtractCode(const std::string& response, const std::string& symbol
     result.explanation = Trim(text.substr(0, best->begin) + "\n" + text.substr(best->end));
     return result;
   }
-  // No usable fence: bare code, if the text defines the symbol.
-  if (DefinesSymbol(text, symbol)) {
+  // No fences at all: bare code, if the text defines the symbol. (Fenced blocks in another
+  // language are not C++ just because they define a function of that name.)
+  if (blocks.empty() && DefinesSymbol(text, symbol)) {
     size_t start = text.find("#include");
     if (start == std::string::npos) start = text.find("extern \"C\"");
     if (start == std::string::npos) start = 0;
     size_t end = text.rfind('}');
+    end = end == std::string::npos ? text.size() : end + 1;
     result.found = true;
-    result.code = text.substr(start, end == std::string::npos ? std::string::npos : end - start + 1) + "\n";
-    result.explanation = Trim(text.substr(0, start));
+    result.code = text.substr(start, end - start) + "\n";
+    result.explanation = Trim(text.substr(0, start) + "\n" + text.substr(end));
     return result;
   }
   result.problem = blocks.empty() ? "the answer contains no code"

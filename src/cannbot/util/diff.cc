@@ -9,12 +9,21 @@ namespace {
 
 constexpr size_t kMaxCells = 16u << 20;  // LCS table cells before falling back
 
+// Marks a last line that has no newline, so "x" and "x\n" differ as diff -u says they do.
+constexpr char kNoNewline = '\x01';
+
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
   std::stringstream in(text);
   std::string line;
   while (std::getline(in, line)) lines.push_back(line);
+  if (!text.empty() && text.back() != '\n') lines.back().push_back(kNoNewline);
   return lines;
+}
+
+std::string Printable(const std::string& line) {
+  if (line.empty() || line.back() != kNoNewline) return line + "\n";
+  return line.substr(0, line.size() - 1) + "\n\\ No newline at end of file\n";
 }
 
 enum class Op { kKeep, kDelete, kInsert };
@@ -43,10 +52,10 @@ std::vector<Edit> Align(const std::vector<std::string>& a, const std::vector<std
   while (i < n || j < m) {
     if (i < n && j < m && a[i] == b[j]) {
       edits.push_back({Op::kKeep, i++, j++});
-    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      edits.push_back({Op::kInsert, i, j++});
+    } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      edits.push_back({Op::kDelete, i++, j});  // deletions first, as diff -u prints them
     } else {
-      edits.push_back({Op::kDelete, i++, j});
+      edits.push_back({Op::kInsert, i, j++});
     }
   }
   return edits;
@@ -90,9 +99,9 @@ std::string UnifiedDiff(const std::string& before, const std::string& after,
         << (b_count ? b_start + 1 : b_start) << "," << b_count << " @@\n";
     for (size_t e = start; e < end; ++e) {
       switch (edits[e].op) {
-        case Op::kKeep: out << ' ' << a[edits[e].a] << "\n"; break;
-        case Op::kDelete: out << '-' << a[edits[e].a] << "\n"; break;
-        case Op::kInsert: out << '+' << b[edits[e].b] << "\n"; break;
+        case Op::kKeep: out << ' ' << Printable(a[edits[e].a]); break;
+        case Op::kDelete: out << '-' << Printable(a[edits[e].a]); break;
+        case Op::kInsert: out << '+' << Printable(b[edits[e].b]); break;
       }
     }
     k = end;
