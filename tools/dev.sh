@@ -17,6 +17,8 @@ PACKAGES=(
   libcpp-httplib-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libcurl4-openssl-dev
   libcli11-dev libgtest-dev libgmock-dev libffi-dev libssl-dev libseccomp-dev
   libyaml-cpp-dev libtomlplusplus-dev
+  libcsv-dev  # benchmark only: the comparison in bench/profile_import_bench.cc
+  wrk        # benchmark only: bench/daemon_bench.cc (it has its own load client without it)
 )
 
 install_missing() {
@@ -48,6 +50,7 @@ sanitized_tests() {
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANNBOT_SANITIZE=ON \
     -DCANNBOT_BUILD_BENCH=OFF -DCANNBOT_WERROR=OFF >/dev/null
   cmake --build "$dir" -j"$(nproc)"
+  "$dir/cannbot" machine --remeasure --db "$dir/tests/integration-store.db" >/dev/null
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
 }
@@ -68,6 +71,9 @@ case "${1:-}" in
   test)
     install_missing
     build
+    # Measure the roofline once, before the suite loads the machine, into the store the
+    # integration tests share (a model measured under load would be too low).
+    "$BUILD_DIR/cannbot" machine --remeasure --db "$BUILD_DIR/tests/integration-store.db" >/dev/null
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
     sanitized_tests
     ;;

@@ -30,6 +30,9 @@ Command RegisterOps(CLI::App& app);
 Command RegisterDiagnose(CLI::App& app);
 Command RegisterSuggest(CLI::App& app);
 Command RegisterSkills(CLI::App& app);
+Command RegisterServe(CLI::App& app);
+Command RegisterCi(CLI::App& app);
+Command RegisterMachine(CLI::App& app);
 
 // Prints an error for people (stderr) or machines (stdout JSON) and returns kExitError.
 int ReportError(const Status& status, bool json);

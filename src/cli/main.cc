@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "cannbot 0.1.0");
   const std::vector<Command> commands = {RegisterValidate(app), RegisterSuggest(app),
                                          RegisterDiagnose(app), RegisterOps(app),
-                                         RegisterSkills(app)};
+                                         RegisterSkills(app), RegisterServe(app), RegisterCi(app),
+                                         RegisterMachine(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

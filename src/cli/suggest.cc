@@ -9,6 +9,7 @@
 #include "cannbot/optimize/pipeline.h"
 #include "cannbot/util/fs.h"
 #include "cli/commands.h"
+#include "cli/remote.h"
 
 namespace cannbot::cli {
 namespace {
@@ -33,6 +34,8 @@ struct SuggestFlags {
   uint64_t seed = 0;
   bool seed_given = false;
   std::string db;
+  std::string server;  // run on a daemon instead (remote.cc)
+  std::string token;
 };
 
 Status BuildConfig(const SuggestFlags& flags, config::Config* config) {
@@ -64,7 +67,18 @@ optimize::ProgressFn Progress() {
   };
 }
 
+int RunOnServer(const SuggestFlags& f) {
+  RemoteSuggest r{.server = f.server, .token = f.token, .file = f.file, .op = f.op,
+                  .profile = f.profile, .format = f.format, .kernel = f.kernel, .llm = f.llm,
+                  .model = f.model, .samples = f.samples, .rounds = f.rounds,
+                  .min_speedup = f.min_speedup, .budget = f.budget, .time_budget = f.time_budget,
+                  .seed = f.seed_given ? std::optional<uint64_t>(f.seed) : std::nullopt,
+                  .json = f.json, .out = f.out};
+  return RunRemoteSuggest(r, Progress());
+}
+
 int Run(const SuggestFlags& flags) {
+  if (!flags.server.empty()) return RunOnServer(flags);
   config::Config config;
   Status s = BuildConfig(flags, &config);
   if (!s.ok()) return ReportError(s, flags.json);
@@ -157,6 +171,9 @@ Command RegisterSuggest(CLI::App& app) {
   cmd->add_option("--time-budget", flags->time_budget,
                   "Seconds after which no new candidate is validated (default 900)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--server", flags->server,
+                  "Run on a cannbot daemon (http://host:port) instead of in this process");
+  cmd->add_option("--token", flags->token, "With --server: bearer token (default $CANNBOT_TOKEN)");
   return {cmd, [flags] { return Run(*flags); }};
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cctype>
+#include <optional>
 
 #include "cannbot/diagnosis/rules.h"
 
@@ -28,12 +29,14 @@ struct Check {
 double Strength(Cmp cmp, double value, double threshold) {
   if (cmp == Cmp::kNotMultipleOf) {
     const double rounds = std::ceil(value / threshold);
-    return rounds > 0 ? (rounds * threshold - value) / (rounds * threshold) : 0;
+    const double idle = (rounds * threshold - value) / (rounds * threshold);
+    return rounds > 0 && std::isfinite(idle) ? std::clamp(idle, 0.0, 1.0) : 0;
   }
   const double scale = std::max(std::fabs(threshold), 1e-9);
   const double margin = (cmp == Cmp::kLess || cmp == Cmp::kLessEqual) ? threshold - value
                                                                        : value - threshold;
-  return std::clamp(margin / scale, 0.0, 1.0);
+  const double strength = margin / scale;
+  return std::isfinite(strength) ? std::clamp(strength, 0.0, 1.0) : 0.0;
 }
 
 Check Evaluate(const Condition& c, const Facts& facts, std::vector<std::string>* missing) {
@@ -124,6 +127,48 @@ RuleResult Apply(const Rule& rule, const Facts& facts, std::vector<std::string>*
   return result;
 }
 
+// Adds evidence lines, skipping a second line for the same metric and direction (the
+// warning and the info rule on vec_ratio say the same thing).
+void AddEvidence(Finding* finding, const std::vector<Evidence>& evidence) {
+  for (const Evidence& e : evidence) {
+    const bool seen =
+        std::any_of(finding->evidence.begin(), finding->evidence.end(), [&](const Evidence& x) {
+          return x.metric == e.metric && x.comparison[0] == e.comparison[0];
+        });
+    if (!seen) finding->evidence.push_back(e);
+  }
+}
+
+// Applies every rule of one bottleneck: the finding when any fired. `judged` says whether
+// any rule had the metrics it needs.
+std::optional<Finding> Judge(const internal::BottleneckInfo& info, const Facts& facts,
+                             bool* judged) {
+  Finding finding;
+  bool fired = false;
+  std::vector<std::string> missing;
+  for (const Rule& rule : internal::Rules()) {
+    if (info.id != std::string_view(rule.bottleneck)) continue;
+    RuleResult r = Apply(rule, facts, &missing);
+    *judged = *judged || r.judged;
+    if (!r.fired) continue;
+    // Strength counts only the evidence at the finding's own severity.
+    if (!fired || rule.severity > finding.severity) {
+      finding.severity = rule.severity;
+      finding.summary = FillTemplate(rule.summary, facts);
+      finding.strength = r.strength;
+    } else if (rule.severity == finding.severity) {
+      finding.strength = std::max(finding.strength, r.strength);
+    }
+    fired = true;
+    AddEvidence(&finding, r.evidence);
+  }
+  if (!fired) return std::nullopt;
+  finding.bottleneck = info.id;
+  finding.title = info.title;
+  finding.remedies.assign(info.remedies.begin(), info.remedies.end());
+  return finding;
+}
+
 }  // namespace
 
 const char* SeverityLabel(Severity severity) {
@@ -149,60 +194,22 @@ Diagnosis Diagnose(const profile::Profile& profile, const profile::KernelProfile
   Diagnosis diagnosis;
   diagnosis.kernel = kernel.name;
   const Facts facts = internal::GatherFacts(profile, kernel);
-  const auto& bottlenecks = internal::Bottlenecks();
-  std::vector<size_t> rank;  // position of each finding's bottleneck in the table
-  for (size_t b = 0; b < bottlenecks.size(); ++b) {
-    const internal::BottleneckInfo& info = bottlenecks[b];
-    Finding finding;
+  for (const internal::BottleneckInfo& info : internal::Bottlenecks()) {
     bool judged = false;
-    bool fired = false;
-    std::vector<std::string> missing;
-    for (const Rule& rule : internal::Rules()) {
-      if (info.id != std::string_view(rule.bottleneck)) continue;
-      RuleResult r = Apply(rule, facts, &missing);
-      judged = judged || r.judged;
-      if (!r.fired) continue;
-      // Strength counts only the evidence at the finding's own severity.
-      if (!fired || rule.severity > finding.severity) {
-        finding.severity = rule.severity;
-        finding.summary = FillTemplate(rule.summary, facts);
-        finding.strength = r.strength;
-      } else if (rule.severity == finding.severity) {
-        finding.strength = std::max(finding.strength, r.strength);
-      }
-      fired = true;
-      for (const Evidence& e : r.evidence) {
-        const bool seen = std::any_of(
-            finding.evidence.begin(), finding.evidence.end(), [&](const Evidence& x) {
-              return x.metric == e.metric && x.comparison[0] == e.comparison[0];
-            });
-        if (!seen) finding.evidence.push_back(e);
-      }
-    }
-    if (fired) {
-      finding.bottleneck = info.id;
-      finding.title = info.title;
-      finding.remedies.assign(info.remedies.begin(), info.remedies.end());
-      diagnosis.findings.push_back(std::move(finding));
-      rank.push_back(b);
+    std::optional<Finding> finding = Judge(info, facts, &judged);
+    if (finding) {
+      diagnosis.findings.push_back(std::move(*finding));
     } else if (!judged) {
       diagnosis.unjudged.push_back(std::string(info.title) + ": " + info.unjudged_hint);
     }
   }
-  std::vector<size_t> order(diagnosis.findings.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const auto& f = diagnosis.findings;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (f[a].severity != f[b].severity) return f[a].severity > f[b].severity;
-    if (f[a].strength != f[b].strength) return f[a].strength > f[b].strength;
-    if (f[a].evidence.size() != f[b].evidence.size()) {
-      return f[a].evidence.size() > f[b].evidence.size();
-    }
-    return rank[a] < rank[b];
-  });
-  std::vector<Finding> sorted;
-  for (size_t i : order) sorted.push_back(std::move(diagnosis.findings[i]));
-  diagnosis.findings = std::move(sorted);
+  // Ties keep the table's order: the domain brief's order of how often each is the problem.
+  std::stable_sort(diagnosis.findings.begin(), diagnosis.findings.end(),
+                   [](const Finding& a, const Finding& b) {
+                     if (a.severity != b.severity) return a.severity > b.severity;
+                     if (a.strength != b.strength) return a.strength > b.strength;
+                     return a.evidence.size() > b.evidence.size();
+                   });
   return diagnosis;
 }
 

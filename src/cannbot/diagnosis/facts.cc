@@ -169,7 +169,10 @@ void DeriveInnerAxis(const KernelProfile& k, Facts* facts) {
 
 Facts GatherFacts(const profile::Profile& profile, const KernelProfile& kernel) {
   Facts facts;
-  for (const auto& [name, metric] : kernel.metrics) facts[name] = {metric.value, metric.unit, ""};
+  // Non-finite values (only a hand-built profile can hold them) count as not measured.
+  for (const auto& [name, metric] : kernel.metrics) {
+    if (std::isfinite(metric.value)) facts[name] = {metric.value, metric.unit, ""};
+  }
   if (kernel.block_dim && *kernel.block_dim > 0) {
     facts["block_dim"] = {static_cast<double>(*kernel.block_dim), "blocks", ""};
   }
@@ -182,6 +185,7 @@ Facts GatherFacts(const profile::Profile& profile, const KernelProfile& kernel) 
   DerivePipelines(&facts);
   DeriveLayoutShare(profile, &facts);
   DeriveInnerAxis(kernel, &facts);
+  std::erase_if(facts, [](const auto& entry) { return !std::isfinite(entry.second.value); });
   return facts;
 }
 

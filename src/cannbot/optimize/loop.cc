@@ -110,6 +110,7 @@ Attempt Optimizer::Evaluate(const OptimizeRequest& request, const Proposal& prop
   v.baseline = request.original;
   v.baseline_checked = true;
   v.seed = request.seed;
+  if (config_.min_speedup > 0) v.min_speedup = config_.min_speedup;
   auto verdict = validator_->Validate(v);
   if (!verdict.ok()) {
     a.outcome = "error";
@@ -130,6 +131,7 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
     return std::chrono::duration<double>(SteadyClock::now() - start).count() >
            config_.time_budget_seconds;
   };
+  auto stopped = [&] { return config_.stop != nullptr && config_.stop->load(); };
   std::vector<Attempt>& attempts = report->attempts;
   std::vector<Failure> failures;
   for (int round = 0; round <= config_.rounds; ++round) {
@@ -164,6 +166,10 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
     if (proposals->empty()) break;  // the provider has nothing more to offer
     std::vector<size_t> this_round;
     for (const Proposal& p : *proposals) {
+      if (stopped()) {
+        report->notes.push_back("stopped: interrupted before every candidate was validated");
+        break;
+      }
       if (out_of_time()) {
         report->notes.push_back("stopped: the time budget of " +
                                 std::to_string(static_cast<int>(config_.time_budget_seconds)) +
@@ -197,7 +203,7 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
       return Progress(attempts[x]) > Progress(attempts[y]);
     });
     for (size_t i : failed) failures.push_back({attempts[i].code, Feedback(attempts[i])});
-    if (out_of_time()) break;
+    if (out_of_time() || stopped()) break;
     const Attempt* best = report->Best();
     if (best && best->verdict->perf->candidate.roofline_fraction >= config_.good_enough_roofline) {
       report->notes.push_back("stopped early: the best kernel reaches " +

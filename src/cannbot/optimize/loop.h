@@ -11,6 +11,7 @@
 // Optimizer; progress callbacks run on the calling thread.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -26,6 +27,9 @@ struct LoopConfig {
   double good_enough_roofline = 0.8;  // stop once an accepted kernel reaches this fraction
   int token_budget = 12000;           // prompt size limit (estimated tokens)
   double time_budget_seconds = 900;   // no new validation starts after this long
+  double min_speedup = 0;             // the perf bar for this run; 0 = the validator's own
+  // Set (by another thread: a cancel, a shutdown) to stop early: no new validation starts.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct OptimizeRequest {

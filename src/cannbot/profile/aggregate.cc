@@ -23,7 +23,8 @@ std::string Skips::First() const {
   for (const Entry& e : entries_) {
     if (e.first_line < first->first_line) first = &e;
   }
-  return "line " + std::to_string(first->first_line) + ": " + first->first_detail;
+  return "line " + std::to_string(first->first_line) + ": " + first->reason + " (" +
+         first->first_detail + ")";
 }
 
 void Skips::AppendNotes(std::vector<std::string>* notes) const {

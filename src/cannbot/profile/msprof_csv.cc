@@ -253,7 +253,9 @@ void MsprofReader::Row(const std::vector<std::string_view>& fields, int64_t line
   }
   if (layout_.block_dim >= 0) {
     Number b = ParseNumber(fields[static_cast<size_t>(layout_.block_dim)]);
-    if (b.ok() && b.value >= 0) agg_.SetBlockDim(entry, static_cast<int64_t>(b.value));
+    if (b.ok() && b.value >= 0 && b.value < 1e12) {
+      agg_.SetBlockDim(entry, static_cast<int64_t>(b.value));
+    }
   }
   const bool vector_core = IsVectorCore(field(layout_.core));
   for (const MetricColumns& columns : layout_.metrics) {
@@ -274,7 +276,6 @@ Result<Profile> MsprofReader::Read(std::istream& in) {
   std::string_view line;
   std::vector<std::string_view> fields;
   std::string scratch;
-  std::string joined;  // a record whose quoted field spans lines
   while (true) {
     LineReader::Read r = reader.Next(&line);
     if (r == LineReader::Read::kEnd) break;
@@ -282,21 +283,13 @@ Result<Profile> MsprofReader::Read(std::istream& in) {
       return BadInput(name_, reader.line_number(), "a line longer than a megabyte: not CSV");
     }
     if (Trim(line).empty()) continue;
-    const int64_t first_line = reader.line_number();
+    // op_summary fields never hold newlines: an open quote is a damaged row, not a record
+    // that continues on the next line.
     if (!text::SplitCsv(line, ',', &fields, &scratch)) {
-      joined.assign(line);
-      bool closed = false;
-      for (int extra = 0; extra < 16 && !closed; ++extra) {
-        if (reader.Next(&line) != LineReader::Read::kLine) break;
-        joined += '\n';
-        joined.append(line);
-        closed = text::SplitCsv(joined, ',', &fields, &scratch);
-      }
-      if (!closed) {
-        return BadInput(name_, first_line, "a quoted field is never closed");
-      }
+      skips_.Add("unbalanced quotes", reader.line_number(), "a quoted field is never closed");
+      continue;
     }
-    Row(fields, first_line);
+    Row(fields, reader.line_number());
   }
   return Finish();
 }

@@ -100,22 +100,28 @@ const char* CanonicalUnit(const char* canonical) {
   return "ratio";
 }
 
-// "(80, 1, 1)" -> 80; 0 when the text is not a geometry.
+// "(80, 1, 1)" -> 80; 0 when the text is not a geometry or the product is absurd.
 int64_t Blocks(std::string_view grid) {
+  constexpr int64_t kLimit = int64_t{1} << 40;
   int64_t product = 1;
   bool any = false;
   int64_t current = -1;
+  auto multiply = [&]() {
+    if (current != 0 && product > kLimit / current) return false;
+    product *= current;
+    any = true;
+    current = -1;
+    return true;
+  };
   for (char c : grid) {
     if (c >= '0' && c <= '9') {
       current = (current < 0 ? 0 : current * 10) + (c - '0');
-      if (current > (int64_t{1} << 40)) return 0;
-    } else if (current >= 0) {
-      product *= current;
-      any = true;
-      current = -1;
+      if (current > kLimit) return 0;
+    } else if (current >= 0 && !multiply()) {
+      return 0;
     }
   }
-  if (current >= 0) product *= current, any = true;
+  if (current >= 0 && !multiply()) return 0;
   return any ? product : 0;
 }
 

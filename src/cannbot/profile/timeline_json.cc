@@ -46,7 +46,7 @@ class TraceSax {
       event_ = json::object();
       building_.push_back(&event_);
     }
-    levels_.push_back({false, false, ""});
+    levels_.push_back({true, false, ""});
     return true;
   }
   bool end_object() {

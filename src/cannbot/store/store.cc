@@ -36,6 +36,52 @@ CREATE TABLE tuned_kernels (
   tuned_at INTEGER NOT NULL DEFAULT (strftime('%s','now'))
 );
 )sql",
+      // The daemon's jobs (service/job_store.h). A job row is written before the job is
+      // acknowledged and every attempt and progress event as it happens, so a crash loses
+      // nothing that was accepted.
+      R"sql(
+CREATE TABLE jobs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  state TEXT NOT NULL,
+  op TEXT NOT NULL,
+  spec_json TEXT NOT NULL,
+  request_id TEXT NOT NULL DEFAULT '',
+  runs INTEGER NOT NULL DEFAULT 0,
+  error_code TEXT NOT NULL DEFAULT '',
+  error_message TEXT NOT NULL DEFAULT '',
+  found INTEGER NOT NULL DEFAULT 0,
+  speedup REAL,
+  report_json TEXT,
+  report_text TEXT,
+  created_at REAL NOT NULL,
+  started_at REAL,
+  finished_at REAL
+);
+CREATE INDEX jobs_by_state ON jobs (state, seq);
+CREATE TABLE job_attempts (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+  run INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  attempt_json TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  PRIMARY KEY (job_id, run, idx)
+);
+CREATE TABLE job_events (
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data_json TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  PRIMARY KEY (job_id, seq)
+);
+CREATE TABLE idempotency_keys (
+  key TEXT PRIMARY KEY,
+  job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+  request_hash TEXT NOT NULL,
+  created_at REAL NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

@@ -1,5 +1,6 @@
 // Store: cannbot's durable state in one SQLite file: the compile cache, the measured machine
-// model, and the results of offline parameter searches (later also jobs and attempts).
+// model, and the results of offline parameter searches, and the daemon's jobs, attempts and
+// progress events (their tables belong to service/job_store.h).
 //
 // The default file is $CANNBOT_HOME/cannbot.db, else $XDG_CACHE_HOME/cannbot/cannbot.db, else
 // ~/.cache/cannbot/cannbot.db. Compiled shared objects are stored as blobs keyed by a content

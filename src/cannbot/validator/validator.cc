@@ -100,11 +100,13 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   if (!numeric.ok) return finish(false, numeric.layer, numeric.reason);
 
   verdict.machine = Machine();
+  PerfConfig perf_config = config_.perf;
+  if (request.min_speedup) perf_config.min_speedup = *request.min_speedup;
   std::lock_guard<std::mutex> perf_lock(perf_mutex_);
   CANNBOT_ASSIGN_OR_RETURN(PerfReport perf,
                            RunPerfGate(*op, verdict.compile.shared_object_path, baseline_object,
                                        verdict.seed, *verdict.machine, config_.runner,
-                                       config_.perf, work.path()));
+                                       perf_config, work.path()));
   verdict.perf = perf;
   if (!perf.ok) return finish(false, perf.layer, perf.reason);
   const size_t cases = numeric.cases.size();

@@ -48,6 +48,7 @@ struct ValidationRequest {
   std::optional<uint64_t> seed;          // none: a fresh one, reported in the verdict
   // The baseline already passed CheckKernel with this validator: skip its numeric check.
   bool baseline_checked = false;
+  std::optional<double> min_speedup;     // none: config().perf.min_speedup
 };
 
 // A kernel through the first two layers only (is it a correct kernel at all?).

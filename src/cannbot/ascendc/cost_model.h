@@ -1,0 +1,48 @@
+// Cost model: what an emulated Ascend C launch would take on an NPU, in microseconds.
+//
+// An estimate, not a measurement, built from what the emulation counted (stats.h) and a
+// DeviceProfile:
+//  - blocks run in waves of `vector_cores`; the slowest block (per-counter maximum) bounds a
+//    wave, so a block dim just above the core count pays for a nearly empty last wave;
+//  - a block's copies move at its share of HBM bandwidth, min(core_copy_gbps,
+//    hbm_gbps / active cores), plus a fixed set-up per DataCopy;
+//  - vector time counts 256-byte repeats at one per cycle (complex instructions cost
+//    `complex_cycles_per_repeat`), plus a start-up per instruction;
+//  - scalar time counts LocalTensor element accesses; it never overlaps anything;
+//  - with double buffering (stats.overlap) copies and vector work overlap except for the
+//    first and last tile: max(copy, vector) + min(copy, vector) / tiles; without it they add.
+// Measured msprof profiles of the same kernels, when a user has them, decide instead.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cannbot/ascendc/device_profile.h"
+#include "cannbot/ascendc/stats.h"
+
+namespace cannbot::ascendc {
+
+struct CostEstimate {
+  double total_us = 0;          // the estimate: launch overhead + waves x block time
+  double block_us = 0;          // the slowest block
+  double copy_us = 0;           // its GM<->UB traffic and copy set-ups
+  double vector_us = 0;         // its vector instructions
+  double scalar_us = 0;         // its scalar element accesses
+  double overlap_saved_us = 0;  // how much double buffering hid
+  int active_cores = 1;         // min(block_dim, vector cores)
+  int waves = 1;                // ceil(block_dim / vector cores)
+  double per_core_gbps = 0;     // the copy bandwidth one block gets
+  double achieved_gbps = 0;     // total GM bytes / total_us
+  std::string bound;            // "copy", "vector", "scalar" or "launch": the largest term
+
+  nlohmann::json ToJson() const;
+  // "12.3 us estimated (48 cores x 1 wave; block 9.1 us: copy 8.7, vector 2.0, scalar 0.0,
+  //  overlap saved 1.6; copy-bound)"
+  std::string Describe() const;
+};
+
+CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile);
+
+}  // namespace cannbot::ascendc

@@ -1,0 +1,51 @@
+// DeviceProfile: the NPU the `ascendc` cost model estimates for, as a plain struct.
+//
+// The defaults describe a 910B-class Ascend device (figures from public sources, approximate):
+// 48 vector and 24 cube cores, 192 KB of Unified Buffer per core, about 1.8 GHz, a vector unit
+// that processes 256 bytes per cycle, and HBM bandwidth shared by all cores. A team with other
+// silicon (40 vector cores, a different clock) overrides fields from a small TOML table whose
+// keys are the field names; the kernel's tiling sees the core count and UB size through the
+// compile definitions CompileDefines() returns, so tiling and estimate agree.
+//
+// Thread-safety: plain value; the functions are pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cannbot/util/status.h"
+
+namespace cannbot::ascendc {
+
+struct DeviceProfile {
+  std::string name = "Ascend910B (approximate)";
+  int vector_cores = 48;                 // AIV cores: blocks run on these, one wave at a time
+  int cube_cores = 24;                   // AIC cores (reported; vector kernels do not use them)
+  long long ub_bytes = 196608;           // Unified Buffer per core (192 KB)
+  double clock_ghz = 1.8;                // AI core clock
+  double vector_bytes_per_cycle = 256;   // one repeat per cycle for simple instructions
+  double complex_cycles_per_repeat = 4;  // Exp, Ln, Sqrt, Rsqrt, Div, Reciprocal
+  double vector_issue_cycles = 8;        // start-up of each vector instruction
+  double scalar_cycles_per_op = 4;       // one LocalTensor element read or write on the scalar unit
+  double hbm_gbps = 1600;                // device HBM bandwidth shared by the active cores, GB/s
+  double core_copy_gbps = 100;           // what one core's copy engines can move at most, GB/s
+  double copy_setup_us = 0.1;            // fixed cost of one DataCopy (~180 cycles of MTE start-up)
+  double launch_overhead_us = 3;         // kernel launch and block dispatch
+};
+
+// The defaults above.
+DeviceProfile Ascend910BProfile();
+
+// Reads a TOML table whose keys are DeviceProfile field names; absent keys keep the defaults,
+// unknown keys and non-positive numbers are errors (a typo must not silently mean "default").
+Result<DeviceProfile> ParseDeviceProfile(const std::string& toml_text);
+
+// The profile as prompt text for {{hardware}}: cores, UB, clock, vector width, bandwidth,
+// marked as approximate figures.
+std::string DescribeDevice(const DeviceProfile& profile);
+
+// Compiler flags that tell a kernel's tiling the device it runs on:
+// {"-DCANNBOT_VECTOR_CORES=48", "-DCANNBOT_UB_BYTES=196608"}.
+std::vector<std::string> CompileDefines(const DeviceProfile& profile);
+
+}  // namespace cannbot::ascendc

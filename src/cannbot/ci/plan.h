@@ -1,0 +1,36 @@
+// Plan: which changed files of a pull request are kernels, of which op, with which profile.
+//
+// Only files the change added or modified are planned (unchanged kernels are never touched);
+// the first [[kernels]] rule whose glob matches a path decides its op. A rule whose glob
+// matches no file at all at head is almost always a typo, so it becomes a warning.
+//
+// Thread-safety: pure function over values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cannbot/ci/git.h"
+#include "cannbot/ci/repo_config.h"
+
+namespace cannbot::ci {
+
+struct KernelJob {
+  std::string path;  // repository-relative
+  std::string op;
+  bool added = false;   // new in this change (rather than modified)
+  std::string profile;  // repository-relative, placeholders expanded; "" = none
+  std::string profile_format = "auto";
+  std::string profile_kernel;
+};
+
+struct CiPlan {
+  std::vector<KernelJob> jobs;        // at most thresholds.max_kernels, sorted by path
+  std::vector<std::string> deferred;  // changed kernels beyond max_kernels (paths)
+  std::vector<std::string> warnings;  // for people: globs that match nothing, ...
+};
+
+CiPlan PlanKernels(const RepoConfig& config, const std::vector<ChangedFile>& changed,
+                   const std::vector<std::string>& head_files);
+
+}  // namespace cannbot::ci

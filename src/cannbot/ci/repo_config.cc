@@ -1,0 +1,167 @@
+#include "cannbot/ci/repo_config.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cannbot/ci/glob.h"
+#include "cannbot/ops/registry.h"
+#include "cannbot/profile/import.h"
+
+namespace cannbot::ci {
+namespace {
+
+using Json = nlohmann::json;
+
+// TOML as JSON, so one reader handles both file forms.
+Json ToJson(const toml::node& node) {
+  if (auto* table = node.as_table()) {
+    Json out = Json::object();
+    for (const auto& [key, value] : *table) out[std::string(key.str())] = ToJson(value);
+    return out;
+  }
+  if (auto* array = node.as_array()) {
+    Json out = Json::array();
+    for (const auto& value : *array) out.push_back(ToJson(value));
+    return out;
+  }
+  if (node.is_integer()) return *node.value<int64_t>();
+  if (node.is_floating_point()) return *node.value<double>();
+  if (node.is_boolean()) return *node.value<bool>();
+  if (node.is_string()) return *node.value<std::string>();
+  return nullptr;  // dates and times: no key takes them, so the type check reports them
+}
+
+Result<Json> ParseText(const std::string& text, const std::string& name) {
+  const bool json = name.size() >= 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+  if (json) {
+    Json parsed = Json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) return Status::InvalidArgument(name + ": not valid JSON");
+    return parsed;
+  }
+  try {  // toml++ reports syntax errors by exception: caught here, at the library's edge
+    return ToJson(toml::parse(text, name));
+  } catch (const toml::parse_error& e) {
+    std::ostringstream why;
+    why << e.description() << " (line " << e.source().begin.line << ")";
+    return Status::InvalidArgument(name + ": not valid TOML: " + why.str());
+  }
+}
+
+Status OnlyKeys(const Json& object, std::initializer_list<const char*> keys,
+                const std::string& where) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
+      return Status::InvalidArgument("unknown setting '" + where + key + "'");
+    }
+  }
+  return Status::Ok();
+}
+
+template <typename T>
+Status Read(const Json& object, const char* key, T* out, const std::string& where) {
+  if (!object.contains(key)) return Status::Ok();
+  const Json& value = object.at(key);
+  // nlohmann converts numbers to bool and back; a config should say what it means.
+  const bool type_ok = std::is_same_v<T, bool>          ? value.is_boolean()
+                       : std::is_same_v<T, std::string> ? value.is_string()
+                       : std::is_integral_v<T>          ? value.is_number_integer()
+                                                        : value.is_number();
+  if (!type_ok) return Status::InvalidArgument("setting '" + where + key + "' has the wrong type");
+  *out = value.get<T>();
+  return Status::Ok();
+}
+
+Status ReadRule(const Json& j, const std::string& where, KernelRule* rule) {
+  if (!j.is_object()) return Status::InvalidArgument("'" + where + "' is not a table");
+  CANNBOT_RETURN_IF_ERROR(
+      OnlyKeys(j, {"glob", "op", "profile", "profile_format", "profile_kernel"}, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "glob", &rule->glob, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "op", &rule->op, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "profile", &rule->profile, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "profile_format", &rule->profile_format, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "profile_kernel", &rule->profile_kernel, where + "."));
+  if (rule->glob.empty()) return Status::InvalidArgument("'" + where + "' has no glob");
+  CANNBOT_RETURN_IF_ERROR(CheckGlob(rule->glob).WithContext(where));
+  if (rule->op.empty()) return Status::InvalidArgument("'" + where + "' has no op");
+  if (ops::Registry::BuiltIn().Find(rule->op) == nullptr) {
+    return Status::InvalidArgument(where + ": unknown op '" + rule->op + "' (see `cannbot ops`)");
+  }
+  auto format = profile::ParseFormat(rule->profile_format);
+  if (!format.ok()) return format.status().WithContext(where + ".profile_format");
+  return Status::Ok();
+}
+
+Status ReadThresholds(const Json& j, Thresholds* t) {
+  if (!j.is_object()) return Status::InvalidArgument("'thresholds' is not a table");
+  CANNBOT_RETURN_IF_ERROR(OnlyKeys(
+      j, {"min_speedup", "time_budget_seconds", "max_variants", "max_kernels"}, "thresholds."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "min_speedup", &t->min_speedup, "thresholds."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "time_budget_seconds", &t->time_budget_seconds, "thresholds."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "max_variants", &t->max_variants, "thresholds."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "max_kernels", &t->max_kernels, "thresholds."));
+  if (!(t->min_speedup > 0)) return Status::InvalidArgument("thresholds.min_speedup must be > 0");
+  if (!(t->time_budget_seconds > 0)) {
+    return Status::InvalidArgument("thresholds.time_budget_seconds must be > 0");
+  }
+  if (t->max_variants < 1) return Status::InvalidArgument("thresholds.max_variants must be >= 1");
+  if (t->max_kernels < 1) return Status::InvalidArgument("thresholds.max_kernels must be >= 1");
+  return Status::Ok();
+}
+
+Status FromJson(const Json& j, RepoConfig* config) {
+  if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
+  CANNBOT_RETURN_IF_ERROR(OnlyKeys(j, {"kernels", "thresholds", "fail_on_broken_kernel"}, ""));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "fail_on_broken_kernel", &config->fail_on_broken_kernel, ""));
+  if (j.contains("thresholds")) {
+    CANNBOT_RETURN_IF_ERROR(ReadThresholds(j["thresholds"], &config->thresholds));
+  }
+  if (!j.contains("kernels") || !j["kernels"].is_array() || j["kernels"].empty()) {
+    return Status::InvalidArgument(
+        "no [[kernels]] entries: nothing maps the repository's files to ops");
+  }
+  for (size_t i = 0; i < j["kernels"].size(); ++i) {
+    KernelRule rule;
+    CANNBOT_RETURN_IF_ERROR(
+        ReadRule(j["kernels"][i], "kernels[" + std::to_string(i + 1) + "]", &rule));
+    config->kernels.push_back(std::move(rule));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& name) {
+  CANNBOT_ASSIGN_OR_RETURN(Json json, ParseText(text, name));
+  RepoConfig config;
+  CANNBOT_RETURN_IF_ERROR(FromJson(json, &config).WithContext(name));
+  return config;
+}
+
+std::string ExpandProfilePath(const std::string& profile, const std::string& kernel_path) {
+  const size_t slash = kernel_path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : kernel_path.substr(0, slash);
+  const std::string name = slash == std::string::npos ? kernel_path : kernel_path.substr(slash + 1);
+  const size_t dot = name.rfind('.');
+  const std::string stem = dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+  std::string out;
+  for (size_t i = 0; i < profile.size();) {
+    auto take = [&](const char* key, const std::string& value) {
+      const std::string k = key;
+      if (profile.compare(i, k.size(), k) != 0) return false;
+      out += value;
+      i += k.size();
+      return true;
+    };
+    if (take("{dir}", dir) || take("{name}", name) || take("{stem}", stem)) continue;
+    out += profile[i++];
+  }
+  // "{dir}/x" for a root-level kernel is "./x": keep paths canonical for `git cat-file`.
+  if (out.rfind("./", 0) == 0) out.erase(0, 2);
+  return out;
+}
+
+}  // namespace cannbot::ci

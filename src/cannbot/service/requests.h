@@ -1,0 +1,45 @@
+// Requests: strict parsing of the JSON bodies the daemon accepts (POST /optimize, /validate,
+// /diagnose). A missing or wrong-typed field, an unknown field (a typo is not silently
+// ignored) or a value out of range is InvalidArgument naming the field. Whether the op
+// exists and whether the profile can be read are left to the caller, which answers them
+// with their own error codes.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cannbot/service/job.h"
+#include "cannbot/util/status.h"
+
+namespace cannbot::service {
+
+// Kernel sources larger than this are refused (the compiler would refuse them too).
+inline constexpr size_t kMaxSourceBytes = 1u << 20;
+
+struct ValidateRequest {
+  std::string op;
+  std::string candidate;                 // kernel source
+  std::optional<std::string> baseline;   // none: the op's reference kernel
+  std::optional<uint64_t> seed;
+  std::optional<double> min_speedup;
+};
+
+struct DiagnoseRequest {
+  std::string profile;          // profiler output
+  std::string format = "auto";  // as profile::ParseFormat reads it
+  std::string kernel;           // which kernel, "" = hottest
+  std::string device;           // e.g. "Ascend910B3", for formats that do not carry one
+};
+
+// The body as a JSON object; InvalidArgument ("invalid_json" to clients) otherwise.
+Result<nlohmann::json> ParseBody(const std::string& body);
+
+Result<JobSpec> ParseJobSpec(const nlohmann::json& body);
+Result<ValidateRequest> ParseValidateRequest(const nlohmann::json& body);
+Result<DiagnoseRequest> ParseDiagnoseRequest(const nlohmann::json& body);
+
+}  // namespace cannbot::service

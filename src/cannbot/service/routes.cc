@@ -1,0 +1,342 @@
+#include "cannbot/service/routes.h"
+
+#include <cctype>
+#include <charconv>
+
+#include "cannbot/ops/registry.h"
+#include "cannbot/profile/import.h"
+#include "cannbot/service/event_stream.h"
+#include "cannbot/service/views.h"
+
+namespace cannbot::service {
+namespace {
+
+using Json = nlohmann::json;
+
+// Compares without an early exit, so the time taken does not reveal a token's prefix.
+bool SameSecret(const std::string& a, const std::string& b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < a.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ (i < b.size() ? b[i] : 0));
+  }
+  return diff == 0;
+}
+
+ApiResponse WithHeader(ApiResponse response, std::string name, std::string value) {
+  response.headers.emplace_back(std::move(name), std::move(value));
+  return response;
+}
+
+ApiResponse ShuttingDown() {
+  return WithHeader(ErrorResponse(503, "shutting_down",
+                                  "the daemon is shutting down and accepts no new work; retry "
+                                  "after it restarts"),
+                    "Retry-After", "30");
+}
+
+// A JSON body is required: other content types answer 415 before the body is read.
+std::optional<ApiResponse> RequireJson(const ApiRequest& request) {
+  std::string type = request.Header("content-type");
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.pop_back();
+  for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (type == "application/json") return std::nullopt;
+  return ErrorResponse(415, "unsupported_media_type",
+                       "the body must be application/json (got '" +
+                           (type.empty() ? std::string("none") : type) + "')");
+}
+
+// The body as a JSON object, or the 400 to answer.
+Result<Json> JsonBody(const ApiRequest& request) { return ParseBody(request.body); }
+
+ApiResponse BadInput(const Status& status, const std::string& code) {
+  return ErrorResponse(400, code, status.message());
+}
+
+// A non-negative integer query value; nullopt when absent, an error when malformed.
+Result<std::optional<int64_t>> QueryInt(const ApiRequest& request, const std::string& name,
+                                        int64_t high) {
+  auto it = request.query.find(name);
+  if (it == request.query.end()) return std::optional<int64_t>();
+  int64_t value = -1;
+  const std::string& text = it->second;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0 || value > high) {
+    return Status::InvalidArgument("query parameter '" + name + "' must be an integer from 0 to " +
+                                   std::to_string(high));
+  }
+  return std::optional<int64_t>(value);
+}
+
+Result<bool> QueryFlag(const ApiRequest& request, const std::string& name) {
+  auto it = request.query.find(name);
+  if (it == request.query.end() || it->second == "false" || it->second == "0") return false;
+  if (it->second == "true" || it->second == "1" || it->second.empty()) return true;
+  return Status::InvalidArgument("query parameter '" + name + "' must be true or false");
+}
+
+// Idempotency keys are stored and compared: printable ASCII, at most 255 characters.
+bool SaneKey(const std::string& key) {
+  if (key.size() > 255) return false;
+  for (char c : key) {
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Api::Api(Service* service, std::vector<std::string> tokens)
+    : service_(service), tokens_(std::move(tokens)) {
+  auto bind = [this](ApiResponse (Api::*method)(ApiRequest&)) {
+    return [this, method](ApiRequest& request) { return (this->*method)(request); };
+  };
+  router_.Add("GET", "/healthz", bind(&Api::Healthz));
+  router_.Add("GET", "/metrics", bind(&Api::MetricsText));
+  router_.Add("POST", "/optimize", bind(&Api::Optimize));
+  router_.Add("GET", "/jobs", bind(&Api::ListJobs));
+  router_.Add("GET", "/jobs/{id}", bind(&Api::GetJob));
+  router_.Add("DELETE", "/jobs/{id}", bind(&Api::CancelJob));
+  router_.Add("GET", "/jobs/{id}/events", bind(&Api::JobEvents));
+  router_.Add("POST", "/validate", bind(&Api::Validate));
+  router_.Add("POST", "/diagnose", bind(&Api::Diagnose));
+  router_.Add("GET", "/ops", bind(&Api::ListOps));
+  router_.Add("GET", "/ops/{name}", bind(&Api::GetOp));
+  router_.Add("GET", "/skills", bind(&Api::ListSkills));
+}
+
+bool Api::Authorized(const ApiRequest& request) const {
+  if (tokens_.empty()) return true;
+  const std::string header = request.Header("authorization");
+  const std::string prefix = "Bearer ";
+  if (header.compare(0, prefix.size(), prefix) != 0) return false;
+  const std::string given = header.substr(prefix.size());
+  bool ok = false;
+  for (const std::string& token : tokens_) ok |= SameSecret(given, token);
+  return ok;
+}
+
+ApiResponse Api::Handle(ApiRequest& request) {
+  ApiResponse response;
+  if (!(request.method == "GET" && request.path == "/healthz") && !Authorized(request)) {
+    response = WithHeader(ErrorResponse(401, "unauthorized",
+                                        "a valid bearer token is required (Authorization: "
+                                        "Bearer <token>)"),
+                          "WWW-Authenticate", "Bearer");
+  } else {
+    response = router_.Dispatch(request);
+  }
+  service_->metrics().http_requests->Add({{"code", std::to_string(response.status)}});
+  return response;
+}
+
+ApiResponse Api::Healthz(ApiRequest&) {
+  Health h = service_->CheckHealth();
+  Json body = {{"status", h.ready ? "ok" : "unavailable"},
+               {"ready", h.ready},
+               {"store", h.store_detail},
+               {"llm", h.llm.detail},
+               {"accepting", h.accepting},
+               {"workers", h.workers},
+               {"workers_started", h.workers_started},
+               {"queue_depth", h.queue_depth}};
+  if (!h.ready) {
+    std::string why = !h.accepting          ? "the daemon is shutting down"
+                      : !h.store_ok         ? "the store is not usable: " + h.store_detail
+                      : !h.llm.reachable    ? "the LLM endpoint is " + h.llm.detail
+                                            : "the workers are starting";
+    body["error"] = {{"code", "not_ready"}, {"message", why}};
+  }
+  return JsonResponse(h.ready ? 200 : 503, body);
+}
+
+ApiResponse Api::MetricsText(ApiRequest&) {
+  ApiResponse response;
+  response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+  response.body = service_->RenderMetrics();
+  return response;
+}
+
+ApiResponse Api::Optimize(ApiRequest& request) {
+  if (!service_->Accepting()) return ShuttingDown();
+  if (auto refused = RequireJson(request)) return *refused;
+  auto body = JsonBody(request);
+  if (!body.ok()) return BadInput(body.status(), "invalid_json");
+  auto spec = ParseJobSpec(*body);
+  if (!spec.ok()) return BadInput(spec.status(), "invalid_argument");
+  auto wait = QueryFlag(request, "wait");
+  if (!wait.ok()) return BadInput(wait.status(), "invalid_argument");
+  const std::string key = request.Header("idempotency-key");
+  if (!SaneKey(key)) {
+    return ErrorResponse(400, "invalid_argument",
+                         "the Idempotency-Key header must be printable ASCII, at most 255 "
+                         "characters");
+  }
+  auto submitted = service_->Submit(*spec, request.request_id, key);
+  if (!submitted.ok()) return StatusResponse(submitted.status());
+  using Kind = SubmitResult::Kind;
+  switch (submitted->kind) {
+    case Kind::kRefused: return ErrorResponse(400, submitted->code, submitted->message);
+    case Kind::kShuttingDown: return ShuttingDown();
+    case Kind::kQueueFull:
+      return WithHeader(ErrorResponse(429, "queue_full",
+                                      "the job queue is full; retry later"),
+                        "Retry-After", "10");
+    case Kind::kConflict:
+      return ErrorResponse(422, "idempotency_conflict",
+                           "this Idempotency-Key was used with a different request (job " +
+                               submitted->job_id + ")");
+    case Kind::kAccepted:
+    case Kind::kExisting: break;
+  }
+  const std::string& id = submitted->job_id;
+  std::optional<JobState> state = JobState::kQueued;
+  if (submitted->kind == Kind::kExisting) {  // a replay answers with where the job stands now
+    auto now = service_->jobs().StateOf(id);
+    if (!now.ok()) return StatusResponse(now.status());
+    state = *now;
+  }
+  if (*wait) {
+    auto finished = service_->WaitFinished(id);
+    if (!finished.ok()) return StatusResponse(finished.status());
+    state = *finished;
+  }
+  // Without ?wait the answer is always 202 (a replay too, with the job's current status).
+  ApiResponse response = (*wait && state && IsFinished(*state))
+                             ? JobDocument(200, id)
+                             : JsonResponse(202, AcceptedJson(id, state.value_or(JobState::kQueued)));
+  response.headers.emplace_back("Location", JobUrl(id));
+  if (submitted->kind == Kind::kExisting) response.headers.emplace_back("Idempotent-Replayed", "true");
+  return response;
+}
+
+ApiResponse Api::JobDocument(int status, const std::string& id) {
+  auto job = service_->jobs().Get(id);
+  if (!job.ok()) return StatusResponse(job.status());
+  if (!job->has_value()) return ErrorResponse(404, "not_found", "no job " + id);
+  const JobRecord& record = **job;
+  auto attempts = service_->jobs().Attempts(id, record.runs);
+  if (!attempts.ok()) return StatusResponse(attempts.status());
+  return JsonResponse(status, JobJson(record, *attempts));
+}
+
+ApiResponse Api::ListJobs(ApiRequest& request) {
+  std::optional<JobState> state;
+  if (auto it = request.query.find("state"); it != request.query.end()) {
+    state = ParseState(it->second);
+    if (!state) {
+      return ErrorResponse(400, "invalid_argument",
+                           "query parameter 'state' must be queued, running, succeeded, failed "
+                           "or cancelled");
+    }
+  }
+  auto limit = QueryInt(request, "limit", 1000);
+  if (!limit.ok()) return BadInput(limit.status(), "invalid_argument");
+  auto jobs = service_->jobs().List(state, static_cast<int>(limit->value_or(50)));
+  if (!jobs.ok()) return StatusResponse(jobs.status());
+  Json list = Json::array();
+  for (const JobRecord& job : *jobs) list.push_back(JobSummaryJson(job));
+  return JsonResponse(200, {{"jobs", list}, {"count", list.size()}});
+}
+
+ApiResponse Api::GetJob(ApiRequest& request) { return JobDocument(200, request.params[0]); }
+
+ApiResponse Api::CancelJob(ApiRequest& request) {
+  const std::string& id = request.params[0];
+  auto cancelled = service_->Cancel(id);
+  if (!cancelled.ok()) return StatusResponse(cancelled.status());
+  switch (cancelled->kind) {
+    case CancelResult::Kind::kNotFound: return ErrorResponse(404, "not_found", "no job " + id);
+    case CancelResult::Kind::kAlreadyFinished:
+      return ErrorResponse(409, "conflict", "job " + id + " has already " +
+                                                (cancelled->state == JobState::kCancelled
+                                                     ? std::string("been cancelled")
+                                                     : std::string(StateName(cancelled->state))));
+    case CancelResult::Kind::kCancelled: return JobDocument(200, id);
+    case CancelResult::Kind::kCancelling: return JobDocument(202, id);
+  }
+  return ErrorResponse(500, "internal", "unexpected cancel result");
+}
+
+ApiResponse Api::JobEvents(ApiRequest& request) {
+  const std::string& id = request.params[0];
+  auto state = service_->jobs().StateOf(id);
+  if (!state.ok()) return StatusResponse(state.status());
+  if (!state->has_value()) return ErrorResponse(404, "not_found", "no job " + id);
+  auto after = QueryInt(request, "after", INT64_MAX);
+  if (!after.ok()) return BadInput(after.status(), "invalid_argument");
+  int64_t from = after->value_or(0);
+  const std::string last = request.Header("last-event-id");
+  if (!last.empty()) {  // an SSE client resuming: the header wins
+    int64_t value = -1;
+    auto [end, error] = std::from_chars(last.data(), last.data() + last.size(), value);
+    if (error != std::errc() || end != last.data() + last.size() || value < 0) {
+      return ErrorResponse(400, "invalid_argument", "Last-Event-ID must be an event number");
+    }
+    from = value;
+  }
+  ApiResponse response;
+  response.content_type = "text/event-stream";
+  response.stream = MakeEventStream(&service_->jobs(), &service_->hub(), id, from);
+  return response;
+}
+
+ApiResponse Api::Validate(ApiRequest& request) {
+  if (!service_->Accepting()) return ShuttingDown();
+  if (auto refused = RequireJson(request)) return *refused;
+  auto body = JsonBody(request);
+  if (!body.ok()) return BadInput(body.status(), "invalid_json");
+  auto parsed = ParseValidateRequest(*body);
+  if (!parsed.ok()) return BadInput(parsed.status(), "invalid_argument");
+  if (ops::Registry::BuiltIn().Find(parsed->op) == nullptr) {
+    return ErrorResponse(400, "unknown_op", "unknown op '" + parsed->op + "' (GET /ops lists them)");
+  }
+  auto verdict = service_->Validate(*parsed);
+  if (!verdict.ok()) {
+    if (verdict.status().code() == Status::Code::kUnavailable) {
+      return WithHeader(ErrorResponse(429, "busy", verdict.status().message()), "Retry-After", "5");
+    }
+    return StatusResponse(verdict.status());
+  }
+  return JsonResponse(200, verdict->ToJson());
+}
+
+ApiResponse Api::Diagnose(ApiRequest& request) {
+  if (!service_->Accepting()) return ShuttingDown();
+  if (auto refused = RequireJson(request)) return *refused;
+  auto body = JsonBody(request);
+  if (!body.ok()) return BadInput(body.status(), "invalid_json");
+  auto parsed = ParseDiagnoseRequest(*body);
+  if (!parsed.ok()) return BadInput(parsed.status(), "invalid_argument");
+  if (auto format = profile::ParseFormat(parsed->format); !format.ok()) {
+    return BadInput(format.status(), "invalid_argument");
+  }
+  auto diagnosis = service_->Diagnose(*parsed);
+  if (!diagnosis.ok()) {
+    if (diagnosis.status().code() == Status::Code::kInvalidArgument) {
+      return BadInput(diagnosis.status(), "bad_profile");
+    }
+    return StatusResponse(diagnosis.status());
+  }
+  return JsonResponse(200, *diagnosis);
+}
+
+ApiResponse Api::ListOps(ApiRequest&) {
+  Json list = Json::array();
+  for (const ops::OpSpec& op : ops::Registry::BuiltIn().ops()) list.push_back(OpJson(op, false));
+  return JsonResponse(200, {{"ops", list}});
+}
+
+ApiResponse Api::GetOp(ApiRequest& request) {
+  const ops::OpSpec* op = ops::Registry::BuiltIn().Find(request.params[0]);
+  if (op == nullptr) return ErrorResponse(404, "not_found", "unknown op '" + request.params[0] + "'");
+  return JsonResponse(200, OpJson(*op, true));
+}
+
+ApiResponse Api::ListSkills(ApiRequest&) {
+  Json list = Json::array();
+  for (const skills::Skill& s : service_->skills().skills()) list.push_back(SkillJson(s));
+  return JsonResponse(200, {{"skills", list}});
+}
+
+}  // namespace cannbot::service

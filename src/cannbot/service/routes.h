@@ -1,0 +1,64 @@
+// Api: the daemon's HTTP API on top of a Service (server/openapi.yaml is its contract;
+// docs/api.md walks through it).
+//
+//   GET    /healthz              liveness + readiness (no token needed)
+//   GET    /metrics              Prometheus text format
+//   POST   /optimize             submit a job: 202 {job_id, status_url}; ?wait=true: the job
+//   GET    /jobs                 recent jobs (?state=, ?limit=)
+//   GET    /jobs/{id}            status, attempts and report
+//   DELETE /jobs/{id}            cancel
+//   GET    /jobs/{id}/events     progress as Server-Sent Events
+//   POST   /validate             the three layers for one candidate: the verdict JSON
+//   POST   /diagnose             profile in, diagnosis out
+//   GET    /ops, /ops/{name}     the op registry (the kernel contract)
+//   GET    /skills               the skills the daemon selects from
+//
+// Before routing, Handle checks the bearer token (when tokens are configured) and counts the
+// answer in cannbot_http_requests_total. Bad input answers 4xx in the one error shape
+// (api.h); a full queue 429; a daemon that is shutting down 503 for new work.
+//
+// Ownership: borrows the Service. Thread-safety: Handle may be called from any thread.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cannbot/service/api.h"
+#include "cannbot/service/router.h"
+#include "cannbot/service/service.h"
+
+namespace cannbot::service {
+
+class Api {
+ public:
+  // `tokens`: accepted bearer tokens; empty = no authentication.
+  Api(Service* service, std::vector<std::string> tokens);
+
+  ApiResponse Handle(ApiRequest& request);
+  std::vector<Router::Route> Routes() const { return router_.Routes(); }
+
+ private:
+  bool Authorized(const ApiRequest& request) const;
+
+  ApiResponse Healthz(ApiRequest& request);
+  ApiResponse MetricsText(ApiRequest& request);
+  ApiResponse Optimize(ApiRequest& request);
+  ApiResponse ListJobs(ApiRequest& request);
+  ApiResponse GetJob(ApiRequest& request);
+  ApiResponse CancelJob(ApiRequest& request);
+  ApiResponse JobEvents(ApiRequest& request);
+  ApiResponse Validate(ApiRequest& request);
+  ApiResponse Diagnose(ApiRequest& request);
+  ApiResponse ListOps(ApiRequest& request);
+  ApiResponse GetOp(ApiRequest& request);
+  ApiResponse ListSkills(ApiRequest& request);
+
+  // The stored job as GET /jobs/{id} shows it (404 when unknown).
+  ApiResponse JobDocument(int status, const std::string& id);
+
+  Service* service_;
+  std::vector<std::string> tokens_;
+  Router router_;
+};
+
+}  // namespace cannbot::service

@@ -1,0 +1,299 @@
+#include "cannbot/service/service.h"
+
+#include <algorithm>
+
+#include "cannbot/app/providers.h"
+#include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/ops/registry.h"
+#include "cannbot/profile/import.h"
+
+namespace cannbot::service {
+namespace {
+
+constexpr auto kPruneInterval = std::chrono::minutes(10);
+
+int WorkerCount(const config::ServerConfig& server) {
+  if (server.workers > 0) return server.workers;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+SubmitResult Refusal(std::string code, std::string message) {
+  SubmitResult r;
+  r.kind = SubmitResult::Kind::kRefused;
+  r.code = std::move(code);
+  r.message = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+Service::Service(config::Config config, std::shared_ptr<spdlog::logger> log)
+    : config_(std::move(config)),
+      log_(std::move(log)),
+      workers_(WorkerCount(config_.server)),
+      queue_(static_cast<size_t>(std::max(1, config_.server.queue_size))),
+      service_metrics_(registry_) {}
+
+Result<std::unique_ptr<Service>> Service::Open(config::Config config,
+                                               std::shared_ptr<spdlog::logger> log) {
+  std::unique_ptr<Service> s(new Service(std::move(config), std::move(log)));
+  const std::string path = s->config_.db.empty() ? store::Store::DefaultPath() : s->config_.db;
+  CANNBOT_ASSIGN_OR_RETURN(s->store_, store::Store::Open(path));
+  CANNBOT_ASSIGN_OR_RETURN(s->jobs_, JobStore::Open(path));
+  s->validator_ = std::make_unique<validator::Validator>(app::MakeValidatorConfig(s->config_),
+                                                         s->store_.get());
+  std::vector<std::string> warnings;
+  s->skills_ = app::LoadSkills(s->config_, {}, &warnings);
+  for (const std::string& w : warnings) s->log_->warn("skills: {}", w);
+  s->probe_ = std::make_unique<LlmProbe>(s->config_.llm.base_url, llm::NewCurlHttpClient());
+  s->runner_ = std::make_unique<JobRunner>(
+      RunnerContext{&s->config_, s->validator_.get(), &s->skills_, s->store_.get(),
+                    s->jobs_.get(), &s->hub_, &s->service_metrics_, s->log_});
+  return s;
+}
+
+Service::~Service() { Shutdown(std::chrono::milliseconds(0)); }
+
+Status Service::Recover() {
+  CANNBOT_ASSIGN_OR_RETURN(std::vector<std::string> ids, jobs_->Unfinished());
+  for (const std::string& id : ids) {
+    CANNBOT_ASSIGN_OR_RETURN(std::optional<JobState> state, jobs_->StateOf(id));
+    if (state == JobState::kRunning) {
+      CANNBOT_RETURN_IF_ERROR(jobs_->Requeue(id, "the daemon restarted while it ran"));
+    }
+    queue_.PushRecovered(id);
+  }
+  if (!ids.empty()) log_->info("re-queued {} unfinished job(s) from the store", ids.size());
+  return Status::Ok();
+}
+
+Status Service::Start() {
+  CANNBOT_RETURN_IF_ERROR(Recover());
+  for (int i = 0; i < workers_; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+  pruner_ = std::thread([this] { PrunerLoop(); });
+  accepting_ = true;
+  log_->info("{} worker(s), queue of {}, store {}", workers_, queue_.capacity(),
+             config_.db.empty() ? store::Store::DefaultPath() : config_.db);
+  return Status::Ok();
+}
+
+void Service::WorkerLoop() {
+  // Measured once per machine and cached in the store; every worker waits for it, so nothing
+  // compiles or runs while the roofline is being measured.
+  validator_->Machine();
+  workers_started_ = true;
+  while (std::optional<std::string> id = queue_.Pop()) RunOne(*id);
+}
+
+void Service::RunOne(const std::string& id) {
+  auto control = std::make_shared<RunControl>();
+  {
+    std::lock_guard<std::mutex> lock(running_mutex_);
+    running_[id] = control;
+  }
+  service_metrics_.workers_busy->Add({}, 1);
+  Status s;
+  try {  // a worker thread is an edge: nothing may escape it
+    s = runner_->Run(id, *control);
+  } catch (const std::exception& e) {
+    s = Status::Internal(std::string("uncaught exception: ") + e.what());
+  } catch (...) {
+    s = Status::Internal("uncaught non-standard exception");
+  }
+  if (!s.ok()) {
+    log_->error("job {}: {}", id, s.ToString());
+    Outcome failed;
+    failed.state = JobState::kFailed;
+    failed.error_code = "internal";
+    failed.error_message = s.message();
+    if (!jobs_->Finish(id, failed).ok()) log_->error("job {}: cannot record the failure", id);
+    hub_.Publish();
+  }
+  service_metrics_.workers_busy->Add({}, -1);
+  {
+    std::lock_guard<std::mutex> lock(running_mutex_);
+    running_.erase(id);
+  }
+  running_changed_.notify_all();
+}
+
+void Service::PrunerLoop() {
+  std::unique_lock<std::mutex> lock(pruner_mutex_);
+  while (!stopping_) {
+    lock.unlock();
+    auto pruned = jobs_->Prune(config_.server.retention_days * 86400.0,
+                               config_.server.retention_jobs);
+    if (!pruned.ok()) log_->warn("pruning old jobs: {}", pruned.status().ToString());
+    else if (*pruned > 0) log_->info("pruned {} old job(s)", *pruned);
+    lock.lock();
+    pruner_wake_.wait_for(lock, kPruneInterval, [&] { return stopping_; });
+  }
+}
+
+void Service::Shutdown(std::chrono::milliseconds grace) {
+  accepting_ = false;
+  queue_.Close();  // idle workers stop; queued jobs stay queued in the store
+  {
+    std::unique_lock<std::mutex> lock(running_mutex_);
+    if (!running_.empty()) {
+      log_->info("shutting down: {} running job(s) get {} ms to finish", running_.size(),
+                 grace.count());
+    }
+    running_changed_.wait_for(lock, grace, [&] { return running_.empty(); });
+    for (auto& [id, control] : running_) control->Request(RunControl::kShutdown);
+  }
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
+  {
+    std::lock_guard<std::mutex> lock(pruner_mutex_);
+    stopping_ = true;
+  }
+  pruner_wake_.notify_all();
+  if (pruner_.joinable()) pruner_.join();
+  hub_.Close();  // event streams and waiting requests end
+}
+
+std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
+  if (ops::Registry::BuiltIn().Find(spec.op) == nullptr) {
+    return Refusal("unknown_op", "unknown op '" + spec.op + "' (GET /ops lists them)");
+  }
+  auto format = profile::ParseFormat(spec.profile_format);
+  if (!format.ok()) return Refusal("invalid_argument", format.status().message());
+  if (!spec.profile.empty()) {
+    profile::ImportOptions options;
+    options.format = *format;
+    auto imported = profile::ImportProfileText(spec.profile, "profile", options);
+    if (!imported.ok()) return Refusal("bad_profile", imported.status().message());
+  }
+  if (spec.options.llm && !spec.options.llm->offline) {
+    const std::string& url = spec.options.llm->url;
+    const auto& allowed = config_.server.llm_urls;
+    // The daemon only calls the LLM servers its operator named: a request must not make it
+    // reach arbitrary hosts.
+    if (!url.empty() && url != config_.llm.base_url &&
+        std::find(allowed.begin(), allowed.end(), url) == allowed.end()) {
+      return Refusal("invalid_argument", "options.llm.url is not an LLM server this daemon "
+                                         "may call (see [server] llm_urls)");
+    }
+    if (url.empty() && config_.llm.base_url.empty()) {
+      return Refusal("invalid_argument", "this daemon has no LLM server configured; use "
+                                         "options.llm = \"offline\" or name an allowed url");
+    }
+    if (spec.options.llm->model.empty() && config_.llm.model.empty()) {
+      return Refusal("invalid_argument", "options.llm needs a model (the daemon has none)");
+    }
+  }
+  return std::nullopt;
+}
+
+Result<SubmitResult> Service::Submit(const JobSpec& spec, const std::string& request_id,
+                                     const std::string& idempotency_key) {
+  if (!accepting_) return SubmitResult{SubmitResult::Kind::kShuttingDown, "", "", ""};
+  if (auto refused = Refuse(spec)) return *refused;
+  std::lock_guard<std::mutex> lock(submit_mutex_);
+  if (!idempotency_key.empty()) {
+    CANNBOT_ASSIGN_OR_RETURN(std::optional<Submission> seen, jobs_->FindByKey(idempotency_key, spec));
+    if (seen) {
+      return SubmitResult{seen->conflict ? SubmitResult::Kind::kConflict
+                                         : SubmitResult::Kind::kExisting,
+                          seen->job_id, "", ""};
+    }
+  }
+  if (!queue_.Reserve()) return SubmitResult{SubmitResult::Kind::kQueueFull, "", "", ""};
+  auto created = jobs_->Create(spec, request_id, idempotency_key);
+  if (!created.ok()) {
+    queue_.CancelReservation();
+    return created.status();
+  }
+  queue_.PushReserved(created->job_id);
+  service_metrics_.submitted->Add({});
+  hub_.Publish();
+  log_->info("req={} job {} queued ({})", request_id, created->job_id, spec.op);
+  return SubmitResult{SubmitResult::Kind::kAccepted, created->job_id, "", ""};
+}
+
+Result<CancelResult> Service::Cancel(const std::string& id) {
+  CANNBOT_ASSIGN_OR_RETURN(std::optional<JobState> state, jobs_->StateOf(id));
+  if (!state) return CancelResult{CancelResult::Kind::kNotFound, JobState::kQueued};
+  if (IsFinished(*state)) return CancelResult{CancelResult::Kind::kAlreadyFinished, *state};
+  CANNBOT_ASSIGN_OR_RETURN(bool cancelled, jobs_->CancelQueued(id));
+  if (cancelled) {
+    queue_.Remove(id);
+    service_metrics_.finished->Add({{"state", "cancelled"}});
+    hub_.Publish();
+    return CancelResult{CancelResult::Kind::kCancelled, JobState::kQueued};
+  }
+  std::lock_guard<std::mutex> lock(running_mutex_);
+  auto it = running_.find(id);
+  if (it != running_.end()) it->second->Request(RunControl::kCancel);
+  return CancelResult{CancelResult::Kind::kCancelling, JobState::kRunning};
+}
+
+Result<std::optional<JobState>> Service::WaitFinished(const std::string& id) {
+  while (true) {
+    const uint64_t seen = hub_.version();
+    CANNBOT_ASSIGN_OR_RETURN(std::optional<JobState> state, jobs_->StateOf(id));
+    if (!state || IsFinished(*state) || hub_.closed()) return state;
+    hub_.WaitPast(seen, std::chrono::seconds(5));
+  }
+}
+
+Result<validator::Verdict> Service::Validate(const ValidateRequest& request) {
+  if (validations_.fetch_add(1) >= workers_) {
+    validations_.fetch_sub(1);
+    return Status::Unavailable("as many validations are running as there are workers; retry");
+  }
+  validator::ValidationRequest v;
+  v.op = request.op;
+  v.candidate = {"candidate.cpp", request.candidate};
+  if (request.baseline) v.baseline = validator::KernelSource{"baseline.cpp", *request.baseline};
+  v.seed = request.seed;
+  v.min_speedup = request.min_speedup;
+  auto verdict = validator_->Validate(v);
+  validations_.fetch_sub(1);
+  return verdict;
+}
+
+Result<nlohmann::json> Service::Diagnose(const DiagnoseRequest& request) {
+  profile::ImportOptions options;
+  CANNBOT_ASSIGN_OR_RETURN(options.format, profile::ParseFormat(request.format));
+  options.device = request.device;
+  CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
+                           profile::ImportProfileText(request.profile, "profile", options));
+  std::string why;
+  auto picked = p.Pick(request.kernel, &why);
+  if (!picked.ok()) return Status::InvalidArgument(picked.status().message());
+  diagnosis::Diagnosis result = diagnosis::Diagnose(p, **picked);
+  result.picked_because = why;
+  return nlohmann::json{{"profile", p.ToJson()}, {"diagnosis", result.ToJson()}};
+}
+
+Health Service::CheckHealth() {
+  Health h;
+  Status ping = jobs_->Ping();
+  h.store_ok = ping.ok();
+  h.store_detail = ping.ok() ? "open" : ping.ToString();
+  h.llm = probe_->Check();
+  h.accepting = accepting_;
+  h.workers_started = workers_started_;
+  h.queue_depth = queue_.size();
+  h.workers = workers_;
+  h.ready = h.store_ok && h.llm.reachable && h.accepting && h.workers_started;
+  return h;
+}
+
+std::string Service::RenderMetrics() {
+  auto counts = jobs_->CountByState();
+  for (JobState state : {JobState::kQueued, JobState::kRunning, JobState::kSucceeded,
+                         JobState::kFailed, JobState::kCancelled}) {
+    const std::string name = StateName(state);
+    const int64_t n = counts.ok() && counts->count(name) ? counts->at(name) : 0;
+    service_metrics_.jobs->Set({{"state", name}}, static_cast<double>(n));
+  }
+  service_metrics_.queue_depth->Set({}, static_cast<double>(queue_.size()));
+  return registry_.Render();
+}
+
+}  // namespace cannbot::service

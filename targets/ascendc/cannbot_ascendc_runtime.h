@@ -1,0 +1,335 @@
+// cannbot_ascendc_runtime.h: the state behind cannbot's CPU emulation of Ascend C.
+//
+// One Runtime per process holds what a launch needs: the global-memory (GM) regions of the
+// launch's tensors, the Unified Buffer (UB) of the block that is running, the buffers and
+// queues carved out of it, pending-synchronisation marks, and the counters the cost model
+// reads. The API headers (tensor, copy, vector) check the hardware's rules against this state
+// and report a broken rule with Violation(), which prints one line and aborts: on the board the
+// same kernel would compute garbage, hang, or corrupt memory, so there is nothing to recover.
+//
+// Output lines (the only ones this emulation writes, always on stdout, one per line):
+//   cannbot-ascendc-violation: <rule>: <one sentence>
+//   cannbot-ascendc-stats: {json}          (written by the launcher, cannbot_launch.h)
+//
+// Ownership: the Runtime owns the UB storage; GM storage belongs to the launcher, which
+// registers and unregisters it. Thread-safety: none. Blocks run one after another on the
+// calling thread, which keeps the emulation deterministic.
+#ifndef CANNBOT_ASCENDC_RUNTIME_H
+#define CANNBOT_ASCENDC_RUNTIME_H
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "cannbot_tiling.h"
+
+namespace cannbot_ascendc {
+
+constexpr uint32_t kBlockBytes = 32;    // one DataBlock: the unit of copies and UB addresses
+constexpr uint32_t kRepeatBytes = 256;  // one vector repeat
+constexpr uint32_t kUbBytes = CANNBOT_UB_BYTES;
+
+// Prints `cannbot-ascendc-violation: <rule>: <message>` on one line and aborts. The message is
+// printf-style; newlines in it are replaced so the report stays one line.
+[[noreturn]] inline void Violation(const char* rule, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+inline void Violation(const char* rule, const char* format, ...) {
+  char message[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  for (char* c = message; *c != '\0'; ++c) {
+    if (*c == '\n' || *c == '\r') *c = ' ';
+  }
+  std::fflush(stdout);
+  std::printf("cannbot-ascendc-violation: %s: %s\n", rule, message);
+  std::fflush(stdout);
+  std::abort();
+}
+
+// What the cost model needs from one block (or, summed, from a launch). Bytes are the bytes
+// that actually crossed the link; repeats are 256-byte vector repeats.
+struct Counters {
+  uint64_t gm_to_ub_bytes = 0;
+  uint64_t ub_to_gm_bytes = 0;
+  uint64_t ub_to_ub_bytes = 0;
+  uint64_t gm_to_ub_copies = 0;
+  uint64_t ub_to_gm_copies = 0;
+  uint64_t vector_instructions = 0;
+  uint64_t vector_repeats = 0;
+  uint64_t vector_bytes = 0;
+  uint64_t vector_complex_repeats = 0;  // repeats of Exp, Ln, Sqrt, Div, Reciprocal
+  uint64_t scalar_ops = 0;              // LocalTensor element reads and writes
+
+  void Add(const Counters& o) {
+    gm_to_ub_bytes += o.gm_to_ub_bytes;
+    ub_to_gm_bytes += o.ub_to_gm_bytes;
+    ub_to_ub_bytes += o.ub_to_ub_bytes;
+    gm_to_ub_copies += o.gm_to_ub_copies;
+    ub_to_gm_copies += o.ub_to_gm_copies;
+    vector_instructions += o.vector_instructions;
+    vector_repeats += o.vector_repeats;
+    vector_bytes += o.vector_bytes;
+    vector_complex_repeats += o.vector_complex_repeats;
+    scalar_ops += o.scalar_ops;
+  }
+  // Per-counter maximum: the slowest block bounds each wave.
+  void Max(const Counters& o) {
+    auto m = [](uint64_t& a, uint64_t b) { a = a > b ? a : b; };
+    m(gm_to_ub_bytes, o.gm_to_ub_bytes);
+    m(ub_to_gm_bytes, o.ub_to_gm_bytes);
+    m(ub_to_ub_bytes, o.ub_to_ub_bytes);
+    m(gm_to_ub_copies, o.gm_to_ub_copies);
+    m(ub_to_gm_copies, o.ub_to_gm_copies);
+    m(vector_instructions, o.vector_instructions);
+    m(vector_repeats, o.vector_repeats);
+    m(vector_bytes, o.vector_bytes);
+    m(vector_complex_repeats, o.vector_complex_repeats);
+    m(scalar_ops, o.scalar_ops);
+  }
+};
+
+// One UB buffer: a queue buffer (one of InitBuffer's `num`) or a TBuf.
+struct Slot {
+  uint32_t ub_offset = 0;
+  uint32_t bytes = 0;
+  int queue = -1;             // owning queue index, -1 for a TBuf
+  uint32_t generation = 0;    // bumped by every AllocTensor and FreeTensor
+  bool allocated = false;     // queue buffers: between AllocTensor and FreeTensor
+  bool in_queue = false;      // between EnQue and DeQue
+  bool pending_mte2 = false;  // written by a GM->UB copy not yet synchronised to its readers
+  bool pending_vec = false;   // written by vector/scalar code not yet synchronised to MTE3
+};
+
+struct QueueState {
+  int depth = 1;       // TQue's template depth: tensors that may wait in the queue
+  int buffer_num = 0;  // InitBuffer's num: buffers the queue rotates through
+  int first_slot = 0;
+  bool alive = true;
+  bool carried_copies = false;  // a DataCopy between GM and one of its buffers happened
+  uint64_t enqueues = 0;
+  int max_occupancy = 0;
+  std::vector<int> fifo;  // slot indices, oldest first
+};
+
+// A GM range the kernel may reach through DataCopy. `view` is the address the kernel sees;
+// `data` is where the bytes live (different when the launcher hides GM behind PROT_NONE).
+struct GmRegion {
+  const uint8_t* view = nullptr;
+  uint64_t bytes = 0;
+  uint8_t* data = nullptr;
+  bool writable = false;
+  int dtype_bits = 0;  // 0: any element type (the tiling block)
+  const char* kind = "";
+  int index = 0;
+};
+
+struct Event {
+  bool set = false;
+  std::vector<int> covered;  // slots whose pending mark the matching WaitFlag clears
+};
+
+class Runtime {
+ public:
+  static Runtime& Get() {
+    static Runtime runtime;
+    return runtime;
+  }
+
+  // ---- launch and block lifecycle (used by the launcher) ----
+  void BeginLaunch(uint32_t block_dim) {
+    in_launch_ = true;
+    block_dim_ = block_dim;
+    regions_.clear();
+  }
+  void EndLaunch() {
+    in_launch_ = false;
+    in_block_ = false;
+    regions_.clear();
+  }
+  void AddRegion(const GmRegion& region) { regions_.push_back(region); }
+
+  void BeginBlock(uint32_t index) {
+    in_block_ = true;
+    block_idx_ = index;
+    ++block_serial_;
+    ub_used_ = 0;
+    ub_high_water_ = 0;
+    slots_.clear();
+    queues_.clear();
+    events_.clear();
+    counters_ = Counters();
+    pipe_all_barriers_ = 0;
+    // Uninitialised UB reads as NaN, so a kernel that computes on bytes it never loaded fails
+    // the numeric check instead of passing by luck.
+    std::memset(ub_, 0xFF, sizeof(ub_));
+  }
+  // Checks the end-of-kernel rules for the block that just returned.
+  void EndBlock() {
+    for (size_t q = 0; q < queues_.size(); ++q) {
+      if (queues_[q].alive) CheckQueueDrained(static_cast<int>(q), "when the kernel returned");
+    }
+    in_block_ = false;
+  }
+
+  // ---- state the API headers use ----
+  bool in_block() const { return in_block_; }
+  uint32_t block_idx() const { return block_idx_; }
+  uint32_t block_dim() const { return block_dim_; }
+  uint64_t block_serial() const { return block_serial_; }
+  Counters& counters() { return counters_; }
+  uint32_t ub_high_water() const { return ub_high_water_; }
+  uint64_t pipe_all_barriers() const { return pipe_all_barriers_; }
+  const std::vector<QueueState>& queues() const { return queues_; }
+  uint8_t* ub_base() { return ub_; }
+
+  void RequireBlock(const char* api) {
+    if (!in_block_) {
+      Violation("launch-contract",
+                "%s was called outside a kernel launch; Ascend C device code runs only inside "
+                "the __global__ kernel that the launcher starts",
+                api);
+    }
+  }
+
+  // Carves `bytes` (rounded up to 32) out of the block's UB; enforces the budget.
+  uint32_t AllocateUb(uint64_t bytes, const char* what) {
+    const uint64_t rounded = (bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
+    if (static_cast<uint64_t>(ub_used_) + rounded > kUbBytes) {
+      Violation("ub-overflow",
+                "%s asks for %llu bytes of Unified Buffer but %u of the %u bytes per core are "
+                "already taken by earlier InitBuffer calls; count every queue times its buffer "
+                "number plus every TBuf and shrink the tiles",
+                what, static_cast<unsigned long long>(rounded), ub_used_, kUbBytes);
+    }
+    const uint32_t offset = ub_used_;
+    ub_used_ += static_cast<uint32_t>(rounded);
+    if (ub_used_ > ub_high_water_) ub_high_water_ = ub_used_;
+    return offset;
+  }
+
+  int AddSlot(uint32_t ub_offset, uint32_t bytes, int queue) {
+    Slot s;
+    s.ub_offset = ub_offset;
+    s.bytes = bytes;
+    s.queue = queue;
+    slots_.push_back(s);
+    return static_cast<int>(slots_.size()) - 1;
+  }
+  Slot& slot(int index) { return slots_[static_cast<size_t>(index)]; }
+  std::vector<Slot>& slots() { return slots_; }
+
+  int AddQueue(int depth, int buffer_num, int first_slot) {
+    QueueState q;
+    q.depth = depth;
+    q.buffer_num = buffer_num;
+    q.first_slot = first_slot;
+    queues_.push_back(q);
+    return static_cast<int>(queues_.size()) - 1;
+  }
+  QueueState& queue(int index) { return queues_[static_cast<size_t>(index)]; }
+
+  // Every buffer of the queue freed and nothing left in it; `when` completes the sentence.
+  void CheckQueueDrained(int q, const char* when) {
+    QueueState& queue = queues_[static_cast<size_t>(q)];
+    int allocated = 0, waiting = static_cast<int>(queue.fifo.size());
+    for (int i = 0; i < queue.buffer_num; ++i) {
+      if (slots_[static_cast<size_t>(queue.first_slot + i)].allocated) ++allocated;
+    }
+    if (allocated > 0) {
+      Violation("tensor-leak",
+                "a queue still had %d tensor(s) allocated (%d of them enqueued and never "
+                "dequeued) %s; every AllocTensor needs a FreeTensor and every EnQue a DeQue, or "
+                "the next AllocTensor on the board waits forever",
+                allocated, waiting, when);
+    }
+    queue.alive = false;
+  }
+
+  // Pipe synchronisation: PipeBarrier<PIPE_ALL> settles every pending copy and write.
+  void BarrierAll() {
+    ++pipe_all_barriers_;
+    for (Slot& s : slots_) {
+      s.pending_mte2 = false;
+      s.pending_vec = false;
+    }
+  }
+  Event& event(int kind, int id) {
+    const size_t key = static_cast<size_t>(kind) * 64u + static_cast<size_t>(id & 63);
+    if (events_.size() <= key) events_.resize(key + 1);
+    return events_[key];
+  }
+
+  // Translates a kernel-visible GM address to storage after checking bounds, direction and
+  // element type. `write`: UB->GM. Returns where the bytes live.
+  uint8_t* TranslateGm(const void* address, uint64_t bytes, bool write, int elem_bits,
+                       const char* api) {
+    const uint8_t* p = static_cast<const uint8_t*>(address);
+    for (const GmRegion& r : regions_) {
+      if (p < r.view || p >= r.view + r.bytes) continue;
+      const uint64_t offset = static_cast<uint64_t>(p - r.view);
+      if (offset + bytes > r.bytes) {
+        Violation("gm-out-of-bounds",
+                  "%s touches %llu bytes from byte %llu of %s %d, which has only %llu bytes; "
+                  "the copy would read or overwrite whatever follows it in global memory",
+                  api, static_cast<unsigned long long>(bytes),
+                  static_cast<unsigned long long>(offset), r.kind, r.index,
+                  static_cast<unsigned long long>(r.bytes));
+      }
+      if (write && !r.writable) {
+        Violation("gm-write-to-input", "%s writes into %s %d, which is read-only", api, r.kind,
+                  r.index);
+      }
+      if (r.dtype_bits != 0 && elem_bits != r.dtype_bits) {
+        Violation("gm-dtype-mismatch",
+                  "%s moves %d-bit elements but %s %d holds %d-bit elements (tiling dtype_bits "
+                  "says %d); the GlobalTensor's element type must match the tensor",
+                  api, elem_bits, r.kind, r.index, r.dtype_bits, r.dtype_bits);
+      }
+      return r.data + offset;
+    }
+    Violation("gm-out-of-bounds",
+              "%s uses a global-memory address that belongs to no tensor of this launch; "
+              "GlobalTensors must be set from the kernel's GM_ADDR arguments",
+              api);
+  }
+
+ private:
+  Runtime() = default;
+
+  bool in_launch_ = false;
+  bool in_block_ = false;
+  uint32_t block_idx_ = 0;
+  uint32_t block_dim_ = 1;
+  uint64_t block_serial_ = 0;
+  uint32_t ub_used_ = 0;
+  uint32_t ub_high_water_ = 0;
+  uint64_t pipe_all_barriers_ = 0;
+  Counters counters_;
+  std::vector<Slot> slots_;
+  std::vector<QueueState> queues_;
+  std::vector<Event> events_;
+  std::vector<GmRegion> regions_;
+  alignas(64) uint8_t ub_[kUbBytes];
+};
+
+inline Runtime& R() { return Runtime::Get(); }
+
+// Counts one vector instruction over `bytes` of data (the wider operand).
+inline void CountVector(uint64_t bytes, bool complex) {
+  Counters& c = R().counters();
+  const uint64_t repeats = bytes == 0 ? 0 : (bytes + kRepeatBytes - 1) / kRepeatBytes;
+  c.vector_instructions += 1;
+  c.vector_repeats += repeats;
+  c.vector_bytes += bytes;
+  if (complex) c.vector_complex_repeats += repeats;
+}
+
+}  // namespace cannbot_ascendc
+
+#endif  // CANNBOT_ASCENDC_RUNTIME_H

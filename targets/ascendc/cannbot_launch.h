@@ -1,0 +1,253 @@
+// cannbot_launch.h: runs an emulated Ascend C kernel behind the cpu target's fp32 ABI.
+//
+// cannbot's generated wrapper (one per op) calls the kernel's host tiling function, then
+// Launch(), which
+//   1. checks the tiling (block_dim 1..65535, dtype_bits 16 or 32);
+//   2. copies the fp32 tensors into a private global-memory arena, converting them to half when
+//      dtype_bits is 16 (round to nearest even, finite values beyond +-65504 saturate to
+//      +-65504; the validator quantises its reference inputs the same way);
+//   3. runs every block, one after another, with GetBlockIdx/GetBlockNum set; the kernel sees
+//      GM addresses that are reserved but not mapped, so only DataCopy can reach the data;
+//   4. checks the end-of-kernel rules after each block (every tensor freed, queues empty);
+//   5. copies the outputs back (elements the kernel never changed keep their exact fp32 bits,
+//      so the validator's never-written poison survives fp16 round trips);
+//   6. prints one `cannbot-ascendc-stats: {json}` line (format: docs/kernel-abi.md).
+// Broken rules print `cannbot-ascendc-violation: <rule>: <sentence>` and abort.
+//
+// Wrapper shape (swish):
+//   extern "C" void swish(const float* x, float* y, int64_t n) {
+//     CannbotTiling tiling{};
+//     swish_tiling(n, &tiling);
+//     cannbot_ascendc::Launch(tiling, {x}, {y}, {n, n},
+//         [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR t) { swish_kernel(in[0], out[0], t); });
+//   }
+//
+// Ownership: Launch borrows the caller's buffers for the call; the arena is freed on return.
+// Thread-safety: one launch at a time per process.
+#ifndef CANNBOT_LAUNCH_H
+#define CANNBOT_LAUNCH_H
+
+#include <sys/mman.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+#include "kernel_operator.h"
+
+namespace cannbot_ascendc {
+
+constexpr int kMaxTensors = 32;
+constexpr uint64_t kGmAlign = 512;  // device allocations start 512-byte aligned
+
+// fp32 -> half as the launcher converts inputs: nearest even, saturating finite values.
+inline half QuantizeToHalf(float f) {
+  if (std::isfinite(f) && std::fabs(f) >= 65504.0f)
+    return static_cast<half>(f > 0 ? 65504.0f : -65504.0f);
+  return static_cast<half>(f);
+}
+
+namespace launch_detail {
+
+struct LaunchShape {
+  uint64_t offset[kMaxTensors] = {};
+  uint64_t bytes[kMaxTensors] = {};
+  uint64_t total = 0;
+};
+
+inline void PrintCounters(char* out, size_t cap, const Counters& c) {
+  std::snprintf(out, cap,
+                "{\"gm_to_ub_bytes\":%llu,\"ub_to_gm_bytes\":%llu,\"ub_to_ub_bytes\":%llu,"
+                "\"gm_to_ub_copies\":%llu,\"ub_to_gm_copies\":%llu,\"vector_instructions\":%llu,"
+                "\"vector_repeats\":%llu,\"vector_bytes\":%llu,\"vector_complex_repeats\":%llu,"
+                "\"scalar_ops\":%llu}",
+                static_cast<unsigned long long>(c.gm_to_ub_bytes),
+                static_cast<unsigned long long>(c.ub_to_gm_bytes),
+                static_cast<unsigned long long>(c.ub_to_ub_bytes),
+                static_cast<unsigned long long>(c.gm_to_ub_copies),
+                static_cast<unsigned long long>(c.ub_to_gm_copies),
+                static_cast<unsigned long long>(c.vector_instructions),
+                static_cast<unsigned long long>(c.vector_repeats),
+                static_cast<unsigned long long>(c.vector_bytes),
+                static_cast<unsigned long long>(c.vector_complex_repeats),
+                static_cast<unsigned long long>(c.scalar_ops));
+}
+
+// What the queues of one finished block say about overlap.
+struct PipelineFacts {
+  int buffer_num = 0;  // fewest buffers among queues that carried copies; 0: none did
+  uint64_t tiles = 0;  // most EnQue calls on one such queue
+  int max_occupancy = 0;
+};
+
+inline PipelineFacts BlockPipeline() {
+  PipelineFacts f;
+  for (const QueueState& q : R().queues()) {
+    if (q.max_occupancy > f.max_occupancy) f.max_occupancy = q.max_occupancy;
+    if (!q.carried_copies) continue;
+    if (f.buffer_num == 0 || q.buffer_num < f.buffer_num) f.buffer_num = q.buffer_num;
+    if (q.enqueues > f.tiles) f.tiles = q.enqueues;
+  }
+  return f;
+}
+
+}  // namespace launch_detail
+
+template <typename Body>
+inline void Launch(const CannbotTiling& tiling, std::initializer_list<const float*> inputs,
+                   std::initializer_list<float*> outputs, std::initializer_list<int64_t> elements,
+                   Body&& body) {
+  const size_t n_in = inputs.size(), n_out = outputs.size();
+  if (tiling.block_dim < 1 || tiling.block_dim > 65535) {
+    Violation("tiling", "block_dim is %u; the tiling function must choose 1..65535 blocks",
+              tiling.block_dim);
+  }
+  if (tiling.dtype_bits != 16 && tiling.dtype_bits != 32) {
+    Violation("tiling", "dtype_bits is %u; it must be 32 (float tensors) or 16 (half tensors)",
+              tiling.dtype_bits);
+  }
+  if (elements.size() != n_in + n_out || n_in + n_out > static_cast<size_t>(kMaxTensors) ||
+      n_out == 0) {
+    Violation("launch-contract",
+              "Launch got %zu inputs, %zu outputs and %zu element counts; it needs one count "
+              "per tensor, inputs first",
+              n_in, n_out, elements.size());
+  }
+  const bool is_half = tiling.dtype_bits == 16;
+  const uint64_t elem = is_half ? 2 : 4;
+  std::vector<const float*> host;
+  for (const float* p : inputs) host.push_back(p);
+  for (float* p : outputs) host.push_back(p);
+  std::vector<int64_t> count(elements.begin(), elements.end());
+
+  launch_detail::LaunchShape shape;
+  for (size_t t = 0; t < host.size(); ++t) {
+    if (count[t] < 1 || host[t] == nullptr) {
+      Violation("launch-contract", "tensor %zu has %lld elements or no buffer", t,
+                static_cast<long long>(count[t]));
+    }
+    shape.offset[t] = shape.total;
+    shape.bytes[t] = static_cast<uint64_t>(count[t]) * elem;
+    // A gap of one alignment unit keeps neighbouring tensors from touching.
+    shape.total += (shape.bytes[t] + 2 * kGmAlign - 1) / kGmAlign * kGmAlign;
+  }
+  const uint64_t page = 4096;
+  const uint64_t arena_bytes = (shape.total + page - 1) / page * page;
+  uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(page, arena_bytes));
+  if (arena == nullptr) Violation("launch-contract", "out of memory for the GM arena");
+  // The kernel-visible view: reserved, never mapped. A raw dereference of a GM_ADDR faults.
+  void* reserved =
+      mmap(nullptr, arena_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  const uint8_t* view = reserved == MAP_FAILED ? arena : static_cast<const uint8_t*>(reserved);
+
+  std::vector<std::vector<uint16_t>> initial_half(host.size());
+  for (size_t t = 0; t < host.size(); ++t) {
+    uint8_t* dst = arena + shape.offset[t];
+    if (!is_half) {
+      std::memcpy(dst, host[t], shape.bytes[t]);
+      continue;
+    }
+    half* h = reinterpret_cast<half*>(dst);
+    for (int64_t i = 0; i < count[t]; ++i) h[i] = QuantizeToHalf(host[t][i]);
+    if (t >= n_in) {
+      initial_half[t].resize(static_cast<size_t>(count[t]));
+      std::memcpy(initial_half[t].data(), h, static_cast<size_t>(count[t]) * 2);
+    }
+  }
+
+  alignas(64) static uint8_t tiling_copy[CANNBOT_TILING_DATA_BYTES];
+  Runtime& rt = R();
+  rt.BeginLaunch(tiling.block_dim);
+  for (size_t t = 0; t < host.size(); ++t) {
+    GmRegion r;
+    r.view = view + shape.offset[t];
+    r.bytes = shape.bytes[t];
+    r.data = arena + shape.offset[t];
+    r.writable = t >= n_in;
+    r.dtype_bits = static_cast<int>(tiling.dtype_bits);
+    r.kind = t >= n_in ? "output" : "input";
+    r.index = static_cast<int>(t >= n_in ? t - n_in : t);
+    rt.AddRegion(r);
+  }
+  GmRegion tiling_region;
+  tiling_region.view = tiling_copy;
+  tiling_region.bytes = sizeof(tiling_copy);
+  tiling_region.data = tiling_copy;
+  tiling_region.kind = "the tiling block";
+  rt.AddRegion(tiling_region);
+
+  GM_ADDR in_addr[kMaxTensors];
+  GM_ADDR out_addr[kMaxTensors];
+  Counters total, max_block;
+  int buffer_num = 0;
+  uint64_t tiles = 0, barriers = 0;
+  int occupancy = 0;
+  uint32_t high_water = 0;
+  for (uint32_t b = 0; b < tiling.block_dim; ++b) {
+    // A fresh copy per block: a kernel that scribbles on its tiling cannot affect the next.
+    std::memcpy(tiling_copy, tiling.data, sizeof(tiling_copy));
+    for (size_t t = 0; t < n_in; ++t) in_addr[t] = const_cast<GM_ADDR>(view + shape.offset[t]);
+    for (size_t t = 0; t < n_out; ++t) {
+      out_addr[t] = const_cast<GM_ADDR>(view + shape.offset[n_in + t]);
+    }
+    rt.BeginBlock(b);
+    body(in_addr, out_addr, static_cast<GM_ADDR>(tiling_copy));
+    rt.EndBlock();
+    total.Add(rt.counters());
+    max_block.Max(rt.counters());
+    const launch_detail::PipelineFacts f = launch_detail::BlockPipeline();
+    if (f.buffer_num > 0 && (buffer_num == 0 || f.buffer_num < buffer_num)) {
+      buffer_num = f.buffer_num;
+    }
+    if (f.tiles > tiles) tiles = f.tiles;
+    if (f.max_occupancy > occupancy) occupancy = f.max_occupancy;
+    if (rt.pipe_all_barriers() > barriers) barriers = rt.pipe_all_barriers();
+    if (rt.ub_high_water() > high_water) high_water = rt.ub_high_water();
+  }
+  rt.EndLaunch();
+
+  for (size_t t = n_in; t < host.size(); ++t) {
+    float* out = const_cast<float*>(host[t]);
+    const uint8_t* src = arena + shape.offset[t];
+    if (!is_half) {
+      std::memcpy(out, src, shape.bytes[t]);
+      continue;
+    }
+    const half* h = reinterpret_cast<const half*>(src);
+    for (int64_t i = 0; i < count[t]; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, &h[i], 2);
+      if (bits != initial_half[t][static_cast<size_t>(i)]) out[i] = static_cast<float>(h[i]);
+    }
+  }
+  if (reserved != MAP_FAILED) munmap(reserved, arena_bytes);
+  std::free(arena);
+
+  uint64_t input_bytes = 0, output_bytes = 0;
+  for (size_t t = 0; t < host.size(); ++t)
+    (t < n_in ? input_bytes : output_bytes) += shape.bytes[t];
+  if (buffer_num == 0) buffer_num = 1;
+  const bool overlap = buffer_num >= 2 && tiles >= 2 && barriers < tiles;
+  char total_json[640], max_json[640];
+  launch_detail::PrintCounters(total_json, sizeof(total_json), total);
+  launch_detail::PrintCounters(max_json, sizeof(max_json), max_block);
+  std::fflush(stdout);
+  std::printf(
+      "cannbot-ascendc-stats: {\"version\":1,\"block_dim\":%u,\"dtype_bits\":%u,"
+      "\"input_bytes\":%llu,\"output_bytes\":%llu,\"ub_capacity_bytes\":%u,"
+      "\"ub_high_water_bytes\":%u,\"buffer_num\":%d,\"max_queue_occupancy\":%d,\"tiles\":%llu,"
+      "\"pipe_all_barriers\":%llu,\"overlap\":%s,\"total\":%s,\"max_block\":%s}\n",
+      tiling.block_dim, tiling.dtype_bits, static_cast<unsigned long long>(input_bytes),
+      static_cast<unsigned long long>(output_bytes), kUbBytes, high_water, buffer_num, occupancy,
+      static_cast<unsigned long long>(tiles), static_cast<unsigned long long>(barriers),
+      overlap ? "true" : "false", total_json, max_json);
+  std::fflush(stdout);
+}
+
+}  // namespace cannbot_ascendc
+
+#endif  // CANNBOT_LAUNCH_H

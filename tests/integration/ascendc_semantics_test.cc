@@ -1,0 +1,179 @@
+// The emulation's documented semantics, checked from inside a kernel: Cast rounding modes,
+// reduction order and half saturation, WholeReduce strides, DataCopyPad padding and strides,
+// and fp16 launches (saturating input conversion, untouched outputs keep their bits).
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "integration/ascendc_support.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+constexpr const char* kProgram = R"(
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#include "cannbot_launch.h"
+using namespace AscendC;
+
+static int failures = 0;
+#define CHECK(c)                                          \
+  do {                                                    \
+    if (!(c)) {                                           \
+      std::printf("FAIL line %d: %s\n", __LINE__, #c);    \
+      ++failures;                                         \
+    }                                                     \
+  } while (0)
+
+static void FloatBody(GM_ADDR x) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> fb, hb, wb, db;
+  pipe.InitBuffer(fb, 256 * 4);
+  pipe.InitBuffer(hb, 256 * 2);
+  pipe.InitBuffer(wb, 64 * 4);
+  pipe.InitBuffer(db, 64 * 4);
+  LocalTensor<float> f = fb.Get<float>();
+  LocalTensor<half> h = hb.Get<half>();
+  LocalTensor<float> w = wb.Get<float>();
+  LocalTensor<float> d = db.Get<float>();
+
+  // Cast float -> half with each rounding mode: quarter-ulp above 1, an exact tie, negatives.
+  const float q = 1.0f + 1.0f / 4096, tie = 1.0f + 1.0f / 2048, up = 1.0f + 1.0f / 1024;
+  const float in[8] = {q, tie, -q, -tie, 3.0f, 70000.0f, 0.0f, -0.0f};
+  struct { RoundMode mode; float want[4]; } cases[] = {
+      {RoundMode::CAST_RINT, {1.0f, 1.0f, -1.0f, -1.0f}},
+      {RoundMode::CAST_FLOOR, {1.0f, 1.0f, -up, -up}},
+      {RoundMode::CAST_CEIL, {up, up, -1.0f, -1.0f}},
+      {RoundMode::CAST_TRUNC, {1.0f, 1.0f, -1.0f, -1.0f}},
+      {RoundMode::CAST_ROUND, {1.0f, up, -1.0f, -up}},
+      {RoundMode::CAST_ODD, {up, up, -up, -up}},
+  };
+  for (const auto& c : cases) {
+    for (int i = 0; i < 8; ++i) f.SetValue(i, in[i]);
+    Cast(h, f, c.mode, 8);
+    for (int i = 0; i < 4; ++i) CHECK(static_cast<float>(h.GetValue(i)) == c.want[i]);
+    CHECK(static_cast<float>(h.GetValue(4)) == 3.0f);
+  }
+  Cast(f, h, RoundMode::CAST_NONE, 8);
+  CHECK(f.GetValue(4) == 3.0f);
+
+  // ReduceSum over 130 floats: pairwise inside each 64-float repeat, repeats added in order.
+  for (int i = 0; i < 130; ++i) f.SetValue(i, static_cast<float>(i + 1));
+  ReduceSum(d, f, w, 130);
+  CHECK(d.GetValue(0) == 8515.0f);
+  ReduceMax(d, f, w, 130, true);
+  CHECK(d.GetValue(0) == 130.0f);
+  uint32_t index = 0;
+  const float bits = d.GetValue(1);
+  std::memcpy(&index, &bits, 4);
+  CHECK(index == 129u);
+
+  // Half partial sums saturate at 65504 (the documented [60000, 60000, -30000, 100] example).
+  // The documentation's 35604 leaves out rounding: every partial sum is a half, so
+  // -29900 -> -29904, then 65504 - 29904 = 35600 is a tie between halves -> 35584.
+  h.SetValue(0, half(60000.0f));
+  h.SetValue(1, half(60000.0f));
+  h.SetValue(2, half(-30000.0f));
+  h.SetValue(3, half(100.0f));
+  LocalTensor<half> hd = db.Get<half>();
+  ReduceSum(hd, h, w.ReinterpretCast<half>(), 4);
+  CHECK(static_cast<float>(hd.GetValue(0)) == 35584.0f);
+
+  // WholeReduceSum: one result per 64-float repeat, written contiguously.
+  for (int i = 0; i < 128; ++i) f.SetValue(i, static_cast<float>(i + 1));
+  WholeReduceSum(d, f, 64, 2, 1, 1, 8);
+  CHECK(d.GetValue(0) == 2080.0f && d.GetValue(1) == 6176.0f);
+  WholeReduceMax(d, f, 64, 2, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+  CHECK(d.GetValue(0) == 64.0f && d.GetValue(1) == 128.0f);
+
+  // DataCopyPad: 5 floats padded to a 32-byte block with 9s.
+  GlobalTensor<float> xg;
+  xg.SetGlobalBuffer((__gm__ float*)x, 64);
+  Duplicate(f, -1.0f, 64);
+  DataCopyPad(f, xg, DataCopyExtParams(1, 20, 0, 0, 0),
+              DataCopyPadExtParams<float>(true, 0, 0, 9.0f));
+  PipeBarrier<PIPE_ALL>();
+  CHECK(f.GetValue(4) == 4.0f && f.GetValue(5) == 9.0f && f.GetValue(7) == 9.0f);
+  CHECK(f.GetValue(8) == -1.0f);
+  // Three blocks of 3 floats, skipping one float in GM each time; 32-byte pitch in UB.
+  DataCopyPad(f, xg, DataCopyExtParams(3, 12, 4, 0, 0),
+              DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+  PipeBarrier<PIPE_ALL>();
+  CHECK(f.GetValue(0) == 0.0f && f.GetValue(2) == 2.0f);
+  CHECK(f.GetValue(8) == 4.0f && f.GetValue(10) == 6.0f);
+  CHECK(f.GetValue(16) == 8.0f && f.GetValue(18) == 10.0f);
+}
+
+// fp16 launch: inputs saturate to +-65504; the kernel doubles element 0 only.
+static void HalfBody(GM_ADDR x, GM_ADDR y) {
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 64);
+  GlobalTensor<half> xg, yg;
+  xg.SetGlobalBuffer((__gm__ half*)x, 16);
+  yg.SetGlobalBuffer((__gm__ half*)y, 16);
+  LocalTensor<half> t = q.AllocTensor<half>();
+  DataCopy(t, xg, 16);
+  q.EnQue(t);
+  t = q.DeQue<half>();
+  CHECK(static_cast<float>(t.GetValue(1)) == 65504.0f);
+  CHECK(static_cast<float>(t.GetValue(2)) == -65504.0f);
+  CHECK(std::isinf(static_cast<float>(t.GetValue(3))));
+  t.SetValue(0, static_cast<half>(static_cast<float>(t.GetValue(0)) * 2.0f));
+  PipeBarrier<PIPE_ALL>();
+  DataCopyPad(yg, t, DataCopyExtParams(1, 2, 0, 0, 0));
+  q.FreeTensor(t);
+}
+
+int main() {
+  std::vector<float> x(64), y(64, 0.0f);
+  for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i);
+  CannbotTiling tiling{};
+  tiling.block_dim = 1;
+  tiling.dtype_bits = 32;
+  cannbot_ascendc::Launch(tiling, {x.data()}, {y.data()}, {64, 64},
+                          [&](GM_ADDR* in, GM_ADDR*, GM_ADDR) { FloatBody(in[0]); });
+
+  std::vector<float> hx(16, 1.5f), hy(16);
+  hx[1] = 3e38f;
+  hx[2] = -1e6f;
+  hx[3] = INFINITY;
+  uint32_t poison = 0x7FC0DEADu;
+  for (float& v : hy) std::memcpy(&v, &poison, 4);
+  tiling.dtype_bits = 16;
+  cannbot_ascendc::Launch(tiling, {hx.data()}, {hy.data()}, {16, 16},
+                          [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR) { HalfBody(in[0], out[0]); });
+  CHECK(hy[0] == 3.0f);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &hy[5], 4);
+  CHECK(bits == poison);  // never written: the exact fp32 poison comes back
+  std::printf(failures == 0 ? "semantics ok\n" : "semantics FAILED\n");
+  return failures == 0 ? 0 : 1;
+}
+)";
+
+TEST(AscendcSemanticsTest, DocumentedBehaviourHolds) {
+  auto dir = TempDir::Create("cannbot-ascendc-semantics");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteFile(dir->File("semantics.cpp"), kProgram).ok());
+  ASSERT_TRUE(WriteFile(dir->File("empty.cpp"), "\n").ok());
+  const Status built = testing::CompileKernel(dir->File("semantics.cpp"), dir->File("empty.cpp"),
+                                              dir->File("semantics"));
+  ASSERT_TRUE(built.ok()) << built.message();
+  SpawnOptions options;
+  options.argv = {dir->File("semantics")};
+  auto run = RunCommand(options, std::chrono::milliseconds(20000));
+  ASSERT_TRUE(run.ok());
+  EXPECT_TRUE(run->exit.Success()) << run->exit.Describe() << "\n" << run->output;
+  EXPECT_NE(run->output.find("semantics ok"), std::string::npos) << run->output;
+  auto stats = ParseAllStats(run->output);
+  ASSERT_TRUE(stats.ok()) << stats.status().message();
+  ASSERT_EQ(stats->size(), 2u);
+  EXPECT_EQ((*stats)[1].dtype_bits, 16u);
+  EXPECT_EQ((*stats)[1].total.ub_to_gm_bytes, 2u);
+}
+
+}  // namespace
+}  // namespace cannbot::ascendc

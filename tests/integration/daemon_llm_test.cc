@@ -1,0 +1,92 @@
+// The daemon with an LLM: a job through the scripted OpenAI-compatible server, readiness that
+// depends on reaching it, and the rule that a job may only name LLM servers the operator
+// allowed.
+#include <gtest/gtest.h>
+
+#include "integration/daemon_support.h"
+#include "integration/fake_llm_server.h"
+
+namespace cannbot {
+namespace {
+
+using testing::Chat;
+using testing::Daemon;
+using testing::FakeLlmServer;
+using testing::Fenced;
+using testing::HttpReply;
+using testing::Json;
+
+std::string LlmConfig(const std::string& url, const std::string& extra_server = "") {
+  return "[llm]\nurl = \"" + url + "\"\nmodel = \"scripted\"\nretries = 0\n" +
+         (extra_server.empty() ? "" : "[server]\n" + extra_server + "\n");
+}
+
+Json LlmJob() {
+  return {{"op", "relu"},
+          {"source", testing::KernelText("relu")},
+          {"options", {{"samples", 1}, {"rounds", 0}, {"seed", 3}}}};
+}
+
+TEST(DaemonLlmTest, AJobAsksTheConfiguredServerAndTimesIt) {
+  FakeLlmServer llm;
+  llm.Push(Chat({Fenced("#include <cstdint>\nextern \"C\" void relu(const float* x, float* y, "
+                        "int64_t n) { y[0] = missing_symbol; }",
+                        "A faster relu.")}));
+  FakeLlmServer other;
+  Daemon daemon(Daemon::Options{
+      {}, {}, LlmConfig(llm.base_url(), "llm_urls = [\"" + other.base_url() + "\"]")});
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+  Json health = daemon.Get("/healthz").json();
+  EXPECT_EQ(health["llm"], "reachable");
+
+  HttpReply r = daemon.PostJson("/optimize?wait=true", LlmJob());
+  ASSERT_EQ(r.status, 200) << r.body;
+  Json job = r.json();
+  EXPECT_EQ(job["status"], "succeeded") << job.dump(2);
+  EXPECT_EQ(job["found"], false);
+  ASSERT_EQ(job["attempts"].size(), 1u);
+  EXPECT_EQ(job["attempts"][0]["layer"], "compile");
+  EXPECT_NE(job["report"]["provider"].get<std::string>().find("scripted"), std::string::npos)
+      << job["report"]["provider"];
+  EXPECT_EQ(llm.requests().size(), 1u);
+  const std::string metrics = daemon.Get("/metrics").body;
+  EXPECT_NE(metrics.find("cannbot_llm_request_seconds_count 1"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("cannbot_attempts_total{outcome=\"rejected\",layer=\"compile\"} 1"),
+            std::string::npos)
+      << metrics;
+
+  // Another server the operator listed is allowed; any other is refused before anything runs.
+  Json allowed = LlmJob();
+  allowed["options"]["llm"] = {{"url", other.base_url()}, {"model", "x"}};
+  other.Push(Chat({Fenced("int nope(")}));
+  HttpReply ok = daemon.PostJson("/optimize?wait=true", allowed);
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(other.requests().size(), 1u);
+  Json refused = LlmJob();
+  refused["options"]["llm"] = {{"url", "http://127.0.0.1:9/v1"}};
+  HttpReply no = daemon.PostJson("/optimize", refused);
+  EXPECT_EQ(no.status, 400) << no.body;
+  EXPECT_EQ(no.error_code(), "invalid_argument");
+  EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+TEST(DaemonLlmTest, AnUnreachableLlmMakesTheDaemonNotReadyAndFailsJobsCleanly) {
+  Daemon daemon(Daemon::Options{{}, {}, LlmConfig("http://127.0.0.1:9/v1")});
+  ASSERT_TRUE(daemon.Start(/*ready=*/false)) << daemon.Log();
+  HttpReply health = daemon.Get("/healthz");
+  EXPECT_EQ(health.status, 503) << health.body;
+  Json h = health.json();
+  EXPECT_EQ(h["ready"], false);
+  EXPECT_EQ(h["store"], "open");
+  EXPECT_EQ(h["error"]["code"], "not_ready");
+  EXPECT_NE(h["llm"].get<std::string>().find("unreachable"), std::string::npos) << h.dump();
+  // A job still runs (the loop reports the provider's failure); offline ones work.
+  HttpReply failed = daemon.PostJson("/optimize?wait=true", LlmJob());
+  ASSERT_EQ(failed.status, 200) << failed.body;
+  EXPECT_EQ(failed.json()["status"], "failed");
+  EXPECT_EQ(failed.json()["error"]["code"], "unavailable") << failed.body;
+  EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+}  // namespace
+}  // namespace cannbot

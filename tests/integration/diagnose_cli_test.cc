@@ -1,0 +1,168 @@
+// `cannbot diagnose` as users run it: every profile fixture's top finding through the binary,
+// the readable table, the JSON shape, bad input (exit 2, one sentence naming file and line),
+// and self-profiling a kernel source.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cannbot/util/subprocess.h"
+#include "integration/test_support.h"
+
+namespace cannbot {
+namespace {
+
+using testing::SourcePath;
+
+struct Cli {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr interleaved
+};
+
+Cli Diagnose(std::vector<std::string> args) {
+  SpawnOptions options;
+  options.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot", "diagnose"};
+  options.argv.insert(options.argv.end(), args.begin(), args.end());
+  auto run = RunCommand(options, std::chrono::seconds(120), 4u << 20);
+  if (!run.ok()) return {};
+  return {run->exit.exited ? run->exit.exit_code : 128 + run->exit.signal, run->output};
+}
+
+std::string Profile(const std::string& relative) {
+  return SourcePath("tests/fixtures/profiles/" + relative);
+}
+
+nlohmann::json ParseJson(const std::string& output) {
+  auto brace = output.find('{');
+  if (brace == std::string::npos) return nullptr;
+  return nlohmann::json::parse(output.substr(brace), nullptr, false);
+}
+
+std::vector<std::string> Split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  if (text == "-") return parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, sep)) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+TEST(DiagnoseCliTest, EveryFixtureGetsItsTopFinding) {
+  std::ifstream in(Profile("EXPECTED.tsv"));
+  std::string line;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto cols = Split(line, '\t');
+    ASSERT_EQ(cols.size(), 6u) << line;
+    SCOPED_TRACE(cols[0] + " " + cols[1]);
+    std::vector<std::string> args = {Profile(cols[0]), "--json"};
+    for (const std::string& a : Split(cols[1], ' ')) args.push_back(a);
+    Cli cli = Diagnose(args);
+    ASSERT_EQ(cli.exit_code, 0) << cli.output;
+    nlohmann::json out = ParseJson(cli.output);
+    ASSERT_TRUE(out.is_object()) << cli.output;
+    ASSERT_TRUE(out["profile"]["kernels"].is_array());
+    const nlohmann::json& d = out["diagnosis"];
+    EXPECT_EQ(d["top"], cols[2] == "none" ? nlohmann::json(nullptr) : nlohmann::json(cols[2]));
+    EXPECT_EQ(d["kernel"], cols[5]);
+    std::vector<std::string> found;
+    for (const auto& f : d["findings"]) found.push_back(f["bottleneck"]);
+    for (const std::string& id : Split(cols[3], ',')) {
+      EXPECT_NE(std::find(found.begin(), found.end(), id), found.end()) << id;
+    }
+    for (const std::string& id : Split(cols[4], ',')) {
+      EXPECT_EQ(std::find(found.begin(), found.end(), id), found.end()) << id;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 15);
+}
+
+TEST(DiagnoseCliTest, TheTableSaysWhichKernelWhyAndWhatToDo) {
+  Cli cli = Diagnose({Profile("msprof/op_summary_a2_depthwise.csv")});
+  ASSERT_EQ(cli.exit_code, 0) << cli.output;
+  for (const char* text : {
+           "(msprof op_summary CSV, detected)",
+           "Kernel: aclnnConvolution_DepthwiseConv2D_DepthwiseConv2D",
+           "Picked: the most total time of 5 kernels",
+           "communication tasks not counted",
+           "1. [CRITICAL] memory-bandwidth bound (memory_bound)",
+           "mte2_over_compute = 3.12x [mte2_ratio 62.5% / max(vec_ratio 20.1%)] (> 1.00x; "
+           "vendor docs)",
+           "Remedies:",
+           "Double-buffer",
+           "Not judged (missing metrics):",
+           "core-count imbalance: needs the block dim and the core count",
+       }) {
+    EXPECT_NE(cli.output.find(text), std::string::npos) << text << "\n" << cli.output;
+  }
+}
+
+TEST(DiagnoseCliTest, BadInputExitsTwoWithOneSentenceNamingFileAndLine) {
+  struct Case {
+    const char* fixture;
+    const char* where;  // what the message must contain besides the file
+  } cases[] = {
+      {"bad/empty.csv", "empty.csv: the file is empty"},
+      {"bad/garbage.bin", "garbage.bin: not a profile: it looks binary"},
+      {"bad/missing_duration.csv", "missing_duration.csv:1: "},
+      {"bad/truncated_timeline.json", "truncated_timeline.json:4: "},
+      {"bad/unknown_format.txt", "unknown_format.txt:1: "},
+      {"bad/mixed_formats.csv", "at line 4"},
+  };
+  for (const Case& c : cases) {
+    Cli cli = Diagnose({Profile(c.fixture)});
+    EXPECT_EQ(cli.exit_code, 2) << c.fixture << "\n" << cli.output;
+    EXPECT_EQ(cli.output.rfind("cannbot: error: ", 0), 0u) << cli.output;
+    EXPECT_NE(cli.output.find(c.where), std::string::npos) << cli.output;
+    EXPECT_EQ(std::count(cli.output.begin(), cli.output.end(), '\n'), 1) << cli.output;
+  }
+  Cli json = Diagnose({Profile("bad/empty.csv"), "--json"});
+  EXPECT_EQ(json.exit_code, 2);
+  EXPECT_EQ(ParseJson(json.output)["error"]["code"], "invalid_argument") << json.output;
+}
+
+TEST(DiagnoseCliTest, UsageErrors) {
+  EXPECT_EQ(Diagnose({}).exit_code, 2);
+  EXPECT_EQ(Diagnose({Profile("ncu/raw.csv"), "--op", "swish"}).exit_code, 2);
+  EXPECT_EQ(Diagnose({"--op", "swish"}).exit_code, 2);
+  EXPECT_EQ(Diagnose({Profile("ncu/raw.csv"), "--format", "xls"}).exit_code, 2);
+  Cli forced = Diagnose({Profile("msprof/op_summary_310p_matmul.csv"), "--format", "ncu"});
+  EXPECT_EQ(forced.exit_code, 2);
+  EXPECT_NE(forced.output.find("op_summary_310p_matmul.csv:1: not an Nsight Compute CSV"),
+            std::string::npos) << forced.output;
+  Cli unknown = Diagnose({Profile("ncu/raw.csv"), "--kernel", "conv"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("no kernel named 'conv'"), std::string::npos) << unknown.output;
+  Cli missing = Diagnose({"/nonexistent/profile.csv"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("/nonexistent/profile.csv: no such file"), std::string::npos);
+}
+
+TEST(DiagnoseCliTest, SelfProfilesAKernelSourceWithoutAProfile) {
+  Cli cli = Diagnose({"--op", "swish", "--source", SourcePath("examples/swish/naive.cpp"),
+                      "--json",
+                      "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db"});
+  ASSERT_EQ(cli.exit_code, 0) << cli.output;
+  nlohmann::json out = ParseJson(cli.output);
+  ASSERT_TRUE(out.is_object()) << cli.output;
+  EXPECT_EQ(out["profile"]["source_tool"], "self-profile");
+  EXPECT_EQ(out["diagnosis"]["kernel"], "swish");
+  EXPECT_TRUE(out["profile"]["kernels"][0]["metrics"].contains("roofline_fraction"));
+  EXPECT_FALSE(out["diagnosis"]["findings"].empty());
+
+  Cli wrong = Diagnose({"--op", "swish", "--kernel-source",
+                        testing::Fixture("kernels/swish/wrong_formula.cpp"), "--no-counters",
+                        "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db"});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.output.find("is not a correct swish kernel"), std::string::npos)
+      << wrong.output;
+}
+
+}  // namespace
+}  // namespace cannbot

@@ -1,0 +1,89 @@
+// Self-profiling a real kernel in the sandboxed runner: timing, roofline metrics, the
+// reference check, and graceful degradation when hardware counters are missing.
+#include <gtest/gtest.h>
+
+#include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/ops/registry.h"
+#include "cannbot/profile/metric_names.h"
+#include "cannbot/validator/self_profile.h"
+#include "integration/test_support.h"
+
+namespace cannbot {
+namespace {
+
+namespace m = profile::metric;
+
+validator::SelfProfileConfig ShortConfig() {
+  validator::SelfProfileConfig config;
+  config.compiler = testing::TestConfig().compiler;
+  config.rounds = 5;
+  config.max_seconds = 1;
+  config.counter_seconds = 0.2;
+  config.seed = 11;
+  return config;
+}
+
+TEST(SelfProfileTest, TimesAnElementwiseKernelOnItsPerfShape) {
+  auto store = testing::SharedStore();
+  const ops::OpSpec* op = ops::Registry::BuiltIn().Find("swish");
+  ASSERT_NE(op, nullptr);
+  auto kernel = testing::Kernel(testing::SourcePath("examples/swish/naive.cpp"));
+  auto profile = validator::SelfProfile(*op, kernel, store.get(), ShortConfig());
+  ASSERT_TRUE(profile.ok()) << profile.status().ToString();
+
+  EXPECT_EQ(profile->source_tool, "self-profile");
+  EXPECT_FALSE(profile->device.empty());
+  ASSERT_EQ(profile->kernels.size(), 1u);
+  const profile::KernelProfile& k = profile->kernels[0];
+  EXPECT_EQ(k.name, "swish");
+  EXPECT_EQ(k.core_type, "CPU");
+  EXPECT_EQ(k.input_shapes, op->PerfShape().Describe());
+  EXPECT_GT(k.duration_us, 0);
+  for (const char* name : {m::kMemoryBandwidth, m::kGflops, m::kArithmeticIntensity,
+                           m::kComputeUtilization, m::kMemoryUtilization, m::kRooflineFraction,
+                           m::kPeakGflops, m::kPeakMemoryBandwidth}) {
+    ASSERT_NE(k.Find(name), nullptr) << name;
+    EXPECT_GT(k.Find(name)->value, 0) << name;
+  }
+  EXPECT_LE(k.Find(m::kDurationCiLowUs)->value, k.duration_us);
+  EXPECT_GE(k.Find(m::kDurationCiHighUs)->value, k.duration_us);
+  // GB/s, time and bytes agree.
+  EXPECT_NEAR(k.Find(m::kMemoryBandwidth)->value * 1e3 * k.duration_us,
+              op->Bytes(op->PerfShape()), op->Bytes(op->PerfShape()) * 1e-6);
+  EXPECT_LE(k.Find(m::kRooflineFraction)->value, 1.5);
+  // Counters either arrived or the notes say why not (virtual machines: "<not supported>").
+  bool counters = k.Find(m::kIpc) != nullptr;
+  bool explained = false;
+  for (const std::string& note : profile->notes) {
+    explained |= note.find("hardware counters") != std::string::npos ||
+                 note.find("counters not available") != std::string::npos;
+  }
+  EXPECT_TRUE(counters || explained);
+
+  diagnosis::Diagnosis d = diagnosis::Diagnose(*profile, k);
+  EXPECT_FALSE(d.findings.empty()) << d.RenderText();
+  EXPECT_NO_THROW(profile->ToJson().dump());
+}
+
+TEST(SelfProfileTest, AWrongKernelIsNotProfiled) {
+  auto store = testing::SharedStore();
+  const ops::OpSpec* op = ops::Registry::BuiltIn().Find("swish");
+  validator::SelfProfileConfig config = ShortConfig();
+  config.hardware_counters = false;
+  auto wrong = validator::SelfProfile(
+      *op, testing::Kernel(testing::Fixture("kernels/swish/wrong_formula.cpp")), store.get(),
+      config);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(wrong.status().message().find("is not a correct swish kernel"), std::string::npos)
+      << wrong.status().message();
+
+  auto broken = validator::SelfProfile(
+      *op, testing::Kernel(testing::Fixture("kernels/swish/compile_error.cpp")), store.get(),
+      config);
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.status().message().find("does not compile"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cannbot

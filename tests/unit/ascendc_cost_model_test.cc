@@ -1,0 +1,96 @@
+// The ascendc cost model: waves, bandwidth sharing, overlap and the scalar penalty behave as
+// documented, and the arithmetic of one hand-checked case.
+#include <gtest/gtest.h>
+
+#include "cannbot/ascendc/cost_model.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+// One block's work: `bytes` in and out, `repeats` simple vector repeats in `tiles` tiles.
+LaunchStats Stats(uint32_t blocks, uint64_t bytes, uint64_t repeats, uint64_t tiles,
+                  bool double_buffered) {
+  LaunchStats s;
+  s.block_dim = blocks;
+  s.buffer_num = double_buffered ? 2 : 1;
+  s.tiles = tiles;
+  s.overlap = double_buffered && tiles >= 2;
+  WorkCounters b;
+  b.gm_to_ub_bytes = bytes;
+  b.ub_to_gm_bytes = bytes;
+  b.gm_to_ub_copies = tiles;
+  b.ub_to_gm_copies = tiles;
+  b.vector_instructions = tiles;
+  b.vector_repeats = repeats;
+  s.max_block = b;
+  s.total = b;
+  s.total.gm_to_ub_bytes *= blocks;
+  s.total.ub_to_gm_bytes *= blocks;
+  return s;
+}
+
+TEST(AscendcCostModelTest, HandCheckedSingleBlock) {
+  DeviceProfile p;  // 100 GB/s per core, 1.8 GHz, 8 issue cycles
+  p.copy_setup_us = 0.5;
+  const LaunchStats s = Stats(1, 1000000, 18000, 10, /*double_buffered=*/false);
+  const CostEstimate e = Estimate(s, p);
+  // copy: 2e6 bytes at 100 GB/s = 20 us, plus 20 copies x 0.5 us = 30 us.
+  EXPECT_NEAR(e.copy_us, 30.0, 1e-9);
+  // vector: (18000 + 10 x 8) cycles at 1800 cycles/us.
+  EXPECT_NEAR(e.vector_us, 18080.0 / 1800.0, 1e-9);
+  EXPECT_NEAR(e.block_us, e.copy_us + e.vector_us, 1e-9);
+  EXPECT_NEAR(e.total_us, p.launch_overhead_us + e.block_us, 1e-9);
+  EXPECT_EQ(e.waves, 1);
+  EXPECT_EQ(e.active_cores, 1);
+  EXPECT_EQ(e.bound, "copy");
+  EXPECT_DOUBLE_EQ(e.overlap_saved_us, 0);
+}
+
+TEST(AscendcCostModelTest, DoubleBufferingHidesTheSmallerTerm) {
+  DeviceProfile p;
+  const CostEstimate serial = Estimate(Stats(1, 1000000, 18000, 10, false), p);
+  const CostEstimate overlapped = Estimate(Stats(1, 1000000, 18000, 10, true), p);
+  EXPECT_LT(overlapped.total_us, serial.total_us);
+  EXPECT_NEAR(overlapped.block_us, serial.copy_us + serial.vector_us / 10, 1e-9);
+  EXPECT_NEAR(overlapped.overlap_saved_us, serial.vector_us * 0.9, 1e-9);
+}
+
+TEST(AscendcCostModelTest, CoresShareHbmAndTheLastWaveCounts) {
+  DeviceProfile p;  // 48 cores, 1600 GB/s shared: 33.3 GB/s each when all are busy
+  const uint64_t total = 48ull * 1000000;
+  const CostEstimate one_wave = Estimate(Stats(48, total / 48, 0, 1, false), p);
+  EXPECT_EQ(one_wave.waves, 1);
+  EXPECT_NEAR(one_wave.per_core_gbps, 1600.0 / 48, 1e-9);
+  // 49 blocks: same total work, but a second wave for one block.
+  const CostEstimate two_waves = Estimate(Stats(49, total / 49, 0, 1, false), p);
+  EXPECT_EQ(two_waves.waves, 2);
+  EXPECT_GT(two_waves.total_us, 1.8 * one_wave.total_us - p.launch_overhead_us);
+  // 96 blocks fill two waves evenly: the time of one wave of 48 plus the fixed costs of the
+  // second wave's copies and instruction.
+  const CostEstimate even = Estimate(Stats(96, total / 96, 0, 1, false), p);
+  const double second_wave_fixed = 2 * p.copy_setup_us + p.vector_issue_cycles / 1800.0;
+  EXPECT_NEAR(even.total_us, one_wave.total_us + second_wave_fixed, 1e-6);
+}
+
+TEST(AscendcCostModelTest, ScalarWorkIsSerialAndExpensive) {
+  DeviceProfile p;
+  LaunchStats s = Stats(1, 4096, 16, 1, false);
+  s.max_block.scalar_ops = 3 * 1024;
+  const CostEstimate e = Estimate(s, p);
+  EXPECT_NEAR(e.scalar_us, 3 * 1024 * p.scalar_cycles_per_op / 1800.0, 1e-9);
+  EXPECT_EQ(e.bound, "scalar");
+  EXPECT_NE(e.Describe().find("scalar-bound"), std::string::npos);
+  EXPECT_TRUE(e.ToJson()["estimated"].get<bool>());
+}
+
+TEST(AscendcCostModelTest, ComplexRepeatsCostMore) {
+  DeviceProfile p;
+  LaunchStats s = Stats(1, 0, 1000, 1, false);
+  const double simple = Estimate(s, p).vector_us;
+  s.max_block.vector_complex_repeats = 1000;
+  EXPECT_NEAR(Estimate(s, p).vector_us - simple, 1000 * (p.complex_cycles_per_repeat - 1) / 1800.0,
+              1e-9);
+}
+
+}  // namespace
+}  // namespace cannbot::ascendc

@@ -1,0 +1,122 @@
+// The CI bot's repository config (ci/repo_config.h) and its plan (ci/plan.h): both file
+// forms, defaults, every error naming the file and key, profile templates, and which changed
+// files become kernels.
+#include <gtest/gtest.h>
+
+#include "cannbot/ci/plan.h"
+#include "cannbot/ci/repo_config.h"
+#include "cannbot/util/fs.h"
+
+namespace cannbot::ci {
+namespace {
+
+std::string Fixture(const std::string& name) {
+  return *ReadFile(std::string(CANNBOT_SOURCE_DIR) + "/tests/fixtures/ci/" + name);
+}
+
+std::string ErrorOf(const std::string& text, const std::string& name = ".cannbot.toml") {
+  auto parsed = ParseRepoConfig(text, name);
+  return parsed.ok() ? "" : parsed.status().message();
+}
+
+TEST(CiRepoConfigTest, ReadsEveryKeyOfTheTomlForm) {
+  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_FALSE(config->fail_on_broken_kernel);
+  EXPECT_DOUBLE_EQ(config->thresholds.min_speedup, 1.10);
+  EXPECT_DOUBLE_EQ(config->thresholds.time_budget_seconds, 120);
+  EXPECT_EQ(config->thresholds.max_variants, 6);
+  EXPECT_EQ(config->thresholds.max_kernels, 2);
+  ASSERT_EQ(config->kernels.size(), 2u);
+  EXPECT_EQ(config->kernels[0].glob, "ops/add/**/*.cpp");
+  EXPECT_EQ(config->kernels[0].op, "add");
+  EXPECT_EQ(config->kernels[0].profile, "profiles/{stem}.csv");
+  EXPECT_EQ(config->kernels[0].profile_format, "msprof");
+  EXPECT_EQ(config->kernels[0].profile_kernel, "Add");
+  EXPECT_EQ(config->kernels[1].profile_format, "auto");
+}
+
+TEST(CiRepoConfigTest, ReadsTheJsonFormWithDefaults) {
+  auto config = ParseRepoConfig(Fixture("cannbot.json"), ".cannbot.json");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_TRUE(config->fail_on_broken_kernel);
+  EXPECT_DOUBLE_EQ(config->thresholds.min_speedup, 1.2);
+  EXPECT_EQ(config->thresholds.max_kernels, 10);
+  ASSERT_EQ(config->kernels.size(), 1u);
+  EXPECT_EQ(config->kernels[0].op, "swish");
+}
+
+TEST(CiRepoConfigTest, ErrorsNameTheFileAndTheKey) {
+  EXPECT_NE(ErrorOf("[[kernels]]\nglob = \"a/*.cpp\"\nop = \"addd\"\n").find("unknown op 'addd'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[[kernels]]\nglob = \"a/*.cpp\"\nop = \"add\"\nprofle = \"x\"\n")
+                .find("unknown setting 'kernels[1].profle'"),
+            std::string::npos);
+  EXPECT_NE(
+      ErrorOf("[thresholds]\nmin_speedup = \"fast\"\n[[kernels]]\nglob = \"a\"\nop = \"add\"\n")
+          .find("'thresholds.min_speedup' has the wrong type"),
+      std::string::npos);
+  EXPECT_NE(ErrorOf("[thresholds]\nmax_kernels = 0\n[[kernels]]\nglob = \"a\"\nop = \"add\"\n")
+                .find("max_kernels must be >= 1"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[[kernels]]\nglob = \"/abs/*.cpp\"\nop = \"add\"\n").find("absolute"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("[[kernels]]\nop = \"add\"\n").find("has no glob"), std::string::npos);
+  EXPECT_NE(ErrorOf("[[kernels]]\nglob = \"a\"\nop = \"add\"\nprofile_format = \"xls\"\n")
+                .find("profile_format"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("").find("no [[kernels]] entries"), std::string::npos);
+  EXPECT_NE(ErrorOf("kernels = [").find(".cannbot.toml: not valid TOML"), std::string::npos);
+  EXPECT_NE(ErrorOf("{", ".cannbot.json").find(".cannbot.json: not valid JSON"), std::string::npos);
+  EXPECT_EQ(ErrorOf("x = 1\n[[kernels]]\nglob = \"a\"\nop = \"add\"\n").rfind(".cannbot.toml", 0),
+            0u);
+}
+
+TEST(CiRepoConfigTest, ProfileTemplatesTakeThePartsOfTheKernelPath) {
+  EXPECT_EQ(ExpandProfilePath("profiles/{stem}.csv", "ops/add/add_v2.cpp"), "profiles/add_v2.csv");
+  EXPECT_EQ(ExpandProfilePath("{dir}/{name}.json", "ops/add/add.cpp"), "ops/add/add.cpp.json");
+  EXPECT_EQ(ExpandProfilePath("{dir}/prof.csv", "add.cpp"), "prof.csv");
+  EXPECT_EQ(ExpandProfilePath("fixed.csv", "ops/add.cpp"), "fixed.csv");
+}
+
+TEST(CiPlanTest, OnlyChangedFilesMatchingARuleBecomeKernelsFirstRuleWins) {
+  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml");
+  ASSERT_TRUE(config.ok());
+  config->thresholds.max_kernels = 10;
+  config->kernels.push_back({"ops/**/*.cpp", "swish", "", "auto", ""});  // never wins for add/relu
+  const std::vector<ChangedFile> changed = {{'M', "README.md"},
+                                            {'A', "ops/add/v2/add.cpp"},
+                                            {'M', "ops/relu/relu.cpp"},
+                                            {'M', "ops/swish/swish.cpp"}};
+  const std::vector<std::string> head = {"README.md", "ops/add/v2/add.cpp", "ops/relu/relu.cpp",
+                                         "ops/swish/swish.cpp", "ops/unchanged/k.cpp"};
+  CiPlan plan = PlanKernels(*config, changed, head);
+  ASSERT_EQ(plan.jobs.size(), 3u);
+  EXPECT_EQ(plan.jobs[0].path, "ops/add/v2/add.cpp");
+  EXPECT_EQ(plan.jobs[0].op, "add");
+  EXPECT_TRUE(plan.jobs[0].added);
+  EXPECT_EQ(plan.jobs[0].profile, "profiles/add.csv");
+  EXPECT_EQ(plan.jobs[0].profile_kernel, "Add");
+  EXPECT_EQ(plan.jobs[1].op, "relu");
+  EXPECT_FALSE(plan.jobs[1].added);
+  EXPECT_EQ(plan.jobs[1].profile, "");
+  EXPECT_EQ(plan.jobs[2].op, "swish");
+  EXPECT_TRUE(plan.warnings.empty());
+  EXPECT_TRUE(plan.deferred.empty());
+}
+
+TEST(CiPlanTest, AGlobMatchingNothingWarnsAndExtraKernelsAreDeferred) {
+  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml");
+  ASSERT_TRUE(config.ok());
+  config->thresholds.max_kernels = 1;
+  const std::vector<ChangedFile> changed = {{'M', "ops/add/a.cpp"}, {'M', "ops/add/b.cpp"}};
+  CiPlan plan = PlanKernels(*config, changed, {"ops/add/a.cpp", "ops/add/b.cpp"});
+  ASSERT_EQ(plan.jobs.size(), 1u);
+  EXPECT_EQ(plan.deferred, std::vector<std::string>{"ops/add/b.cpp"});
+  ASSERT_EQ(plan.warnings.size(), 1u);
+  EXPECT_NE(plan.warnings[0].find("'ops/relu/*.cpp'"), std::string::npos);
+  EXPECT_NE(plan.warnings[0].find("matches no file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cannbot::ci

@@ -1,0 +1,226 @@
+// Diagnosis rules on hand-made profiles: the domain brief's worked case, compute-bound
+// matrix ops, the vendor advisor's thresholds, ordering, and what cannot be judged.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/profile/metric_names.h"
+
+namespace cannbot::diagnosis {
+namespace {
+
+namespace m = profile::metric;
+using profile::KernelProfile;
+using profile::Metric;
+using profile::Profile;
+
+KernelProfile Kernel(std::map<std::string, double> ratios, double duration_us = 500) {
+  KernelProfile k;
+  k.name = "k";
+  k.launches = 1;
+  k.duration_us = duration_us;
+  for (const auto& [name, value] : ratios) k.metrics[name] = Metric{value, "ratio"};
+  return k;
+}
+
+Diagnosis DiagnoseOne(const KernelProfile& k, const std::string& device = "") {
+  Profile p;
+  p.device = device;
+  p.kernels = {k};
+  return Diagnose(p, p.kernels[0]);
+}
+
+const Finding* FindingOf(const Diagnosis& d, const std::string& id) {
+  for (const Finding& f : d.findings) {
+    if (f.bottleneck == id) return &f;
+  }
+  return nullptr;
+}
+
+// The domain brief: DepthwiseConv2D [1,64,112,112] 3x3 on Ascend 910B, before optimisation.
+TEST(DiagnosisRulesTest, TheBriefsDepthwiseCaseIsMemoryBoundWithPoorVectorisationAndMisses) {
+  KernelProfile k = Kernel({{m::kComputeUtilization, 0.123}, {m::kL2HitRate, 0.48},
+                            {m::kVecRatio, 0.35}},
+                           4200);
+  k.metrics[m::kMemoryBandwidth] = {85, "GB/s"};
+  k.metrics[m::kPeakMemoryBandwidth] = {300, "GB/s"};
+  Diagnosis d = DiagnoseOne(k, "Ascend910B");
+  ASSERT_NE(d.Top(), nullptr);
+  EXPECT_EQ(d.Top()->bottleneck, kMemoryBound);
+  EXPECT_EQ(d.Top()->severity, Severity::kCritical);
+  EXPECT_TRUE(d.Has(kLowVectorization));
+  EXPECT_TRUE(d.Has(kCacheMisses));
+  EXPECT_FALSE(d.Has(kComputeBound));
+  const Evidence& e = d.Top()->evidence[0];
+  EXPECT_EQ(e.metric, m::kComputeUtilization);
+  EXPECT_DOUBLE_EQ(e.value, 0.123);
+  EXPECT_EQ(e.comparison, "<");
+  EXPECT_DOUBLE_EQ(e.threshold, 0.30);
+  EXPECT_EQ(e.source, "domain brief");
+  EXPECT_EQ(e.Describe(), "compute_utilization = 12.3% (< 30.0%; domain brief)");
+  EXPECT_FALSE(d.Top()->remedies.empty());
+  EXPECT_NE(d.Top()->remedies[0].find("Double-buffer"), std::string::npos);
+  EXPECT_EQ(FindingOf(d, kCacheMisses)->evidence[0].Describe(),
+            "l2_hit_rate = 48.0% (< 85.0%; domain brief)");
+}
+
+TEST(DiagnosisRulesTest, AComputeBoundMatmulIsNeverCalledMemoryBound) {
+  const std::vector<std::map<std::string, double>> matmuls = {
+      {{m::kMacRatio, 0.88}, {m::kMte2Ratio, 0.55}, {m::kMte1Ratio, 0.47}},
+      {{m::kMacRatio, 0.85}, {m::kMte2Ratio, 0.96}, {m::kVecRatio, 0.02}},  // both busy
+      {{m::kMacRatio, 0.82}, {m::kComputeUtilization, 0.2}},  // inconsistent, cube wins
+      {{m::kComputeUtilization, 0.91}, {m::kMemoryUtilization, 0.45}},
+  };
+  for (const auto& ratios : matmuls) {
+    KernelProfile k = Kernel(ratios);
+    k.type = "MatMulV2";
+    Diagnosis d = DiagnoseOne(k);
+    ASSERT_NE(d.Top(), nullptr);
+    EXPECT_EQ(d.Top()->bottleneck, kComputeBound) << d.RenderText();
+    EXPECT_FALSE(d.Has(kMemoryBound)) << d.RenderText();
+    EXPECT_FALSE(d.Has(kLowVectorization)) << d.RenderText();
+  }
+}
+
+TEST(DiagnosisRulesTest, VendorMemoryBoundIndicator) {
+  Diagnosis d = DiagnoseOne(Kernel({{m::kVecRatio, 0.2}, {m::kMte2Ratio, 0.5}, {m::kMte3Ratio, 0.1}}));
+  const Finding* f = FindingOf(d, kMemoryBound);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->evidence[0].metric, "mte2_over_compute");
+  EXPECT_DOUBLE_EQ(f->evidence[0].value, 2.5);
+  EXPECT_EQ(f->evidence[0].source, "vendor docs");
+  EXPECT_NE(f->evidence[0].derivation.find("mte2_ratio 50.0%"), std::string::npos);
+}
+
+TEST(DiagnosisRulesTest, BoundByNothingIgnoresShortOps) {
+  const std::map<std::string, double> idle = {
+      {m::kVecRatio, 0.3}, {m::kMte2Ratio, 0.25}, {m::kMte3Ratio, 0.1}, {m::kScalarRatio, 0.2}};
+  EXPECT_TRUE(DiagnoseOne(Kernel(idle, 45)).Has(kLatencyBound));
+  EXPECT_FALSE(DiagnoseOne(Kernel(idle, 12)).Has(kLatencyBound));  // under 20 us per launch
+  KernelProfile many = Kernel(idle, 120);
+  many.launches = 10;  // 12 us per launch
+  EXPECT_FALSE(DiagnoseOne(many).Has(kLatencyBound));
+}
+
+TEST(DiagnosisRulesTest, SerialisedPipelinesAreNotCalledLatencyBound) {
+  Diagnosis d = DiagnoseOne(Kernel({{m::kVecRatio, 0.52}, {m::kMte2Ratio, 0.28}, {m::kMte3Ratio, 0.15}}));
+  ASSERT_NE(d.Top(), nullptr);
+  EXPECT_EQ(d.Top()->bottleneck, kSerializedPipelines);
+  EXPECT_FALSE(d.Has(kLatencyBound));
+  // Ratios adding up to well over 1 prove the pipelines overlap.
+  EXPECT_FALSE(DiagnoseOne(Kernel({{m::kVecRatio, 0.6}, {m::kMte2Ratio, 0.5}, {m::kMte3Ratio, 0.3}}))
+                   .Has(kSerializedPipelines));
+}
+
+TEST(DiagnosisRulesTest, CoreImbalanceNeedsTheCoreCountOfTheSku) {
+  KernelProfile k = Kernel({{m::kMacRatio, 0.6}, {m::kMte2Ratio, 0.4}});
+  k.block_dim = 30;
+  k.core_type = "AI_CORE";
+  EXPECT_TRUE(DiagnoseOne(k, "Ascend910B3").Has(kCoreImbalance));    // 20 cube cores
+  EXPECT_TRUE(DiagnoseOne(k, "Ascend910B1").Has(kCoreImbalance));    // 24 cube cores
+  k.block_dim = 40;
+  EXPECT_FALSE(DiagnoseOne(k, "Ascend910B4").Has(kCoreImbalance));   // 2 full waves of 20
+  k.core_type = "AI_VECTOR_CORE";
+  EXPECT_FALSE(DiagnoseOne(k, "Ascend910B3").Has(kCoreImbalance));   // 40 vector cores
+  EXPECT_TRUE(DiagnoseOne(k, "Ascend910B2").Has(kCoreImbalance));    // 48 vector cores
+  Diagnosis unknown = DiagnoseOne(k, "Ascend910B");                  // SKU not named
+  EXPECT_FALSE(unknown.Has(kCoreImbalance));
+  bool listed = false;
+  for (const std::string& u : unknown.unjudged) listed |= u.rfind("core-count imbalance", 0) == 0;
+  EXPECT_TRUE(listed);
+  k.metrics[m::kCoreCount] = {48, ""};
+  k.block_dim = 50;
+  Diagnosis custom = DiagnoseOne(k);
+  ASSERT_TRUE(custom.Has(kCoreImbalance));
+  EXPECT_EQ(FindingOf(custom, kCoreImbalance)->evidence[0].Describe(),
+            "block_dim = 50 (not a multiple of core_count = 48; vendor advisor)");
+}
+
+TEST(DiagnosisRulesTest, LayoutTransformsAndMisalignedInnerAxes) {
+  Profile p;
+  p.kernels = {Kernel({}, 700), Kernel({}, 300)};
+  p.kernels[0].name = "Conv2D_1";
+  p.kernels[1].name = "trans_TransData_3";
+  p.kernels[1].type = "TransData";
+  Diagnosis d = Diagnose(p, p.kernels[0]);
+  ASSERT_TRUE(d.Has(kLayoutMismatch));
+  EXPECT_NEAR(FindingOf(d, kLayoutMismatch)->evidence[0].value, 0.3, 1e-12);
+
+  KernelProfile mm = Kernel({{m::kMacRatio, 0.6}, {m::kMte2Ratio, 0.5}});
+  mm.type = "MatMul";
+  mm.input_shapes = "4096,1000;1000,4096";
+  mm.input_dtypes = "FLOAT16;FLOAT16";
+  Diagnosis misaligned = DiagnoseOne(mm);
+  ASSERT_TRUE(misaligned.Has(kLayoutMismatch));
+  EXPECT_EQ(FindingOf(misaligned, kLayoutMismatch)->evidence[0].value, 2000);
+  mm.input_shapes = "4096,1024;1024,4096";
+  EXPECT_FALSE(DiagnoseOne(mm).Has(kLayoutMismatch));
+}
+
+TEST(DiagnosisRulesTest, ScalarDominanceIsControlFlow) {
+  Diagnosis d = DiagnoseOne(Kernel({{m::kScalarRatio, 0.74}, {m::kVecRatio, 0.12}, {m::kMte2Ratio, 0.1},
+                            {m::kMte3Ratio, 0.05}}));
+  ASSERT_NE(d.Top(), nullptr);
+  EXPECT_EQ(d.Top()->bottleneck, kControlFlow);
+  EXPECT_TRUE(d.Has(kLowVectorization));
+}
+
+TEST(DiagnosisRulesTest, CpuCountersAndTheRoofline) {
+  KernelProfile k = Kernel({{m::kBranchMissRate, 0.12}, {m::kCacheMissRate, 0.05}});
+  EXPECT_EQ(DiagnoseOne(k).Top()->bottleneck, kControlFlow);
+  // A self-profiled kernel far below the roofline: latency, not bandwidth.
+  KernelProfile self = Kernel({{m::kComputeUtilization, 0.03}, {m::kMemoryUtilization, 0.15},
+                               {m::kRooflineFraction, 0.15}});
+  Diagnosis d = DiagnoseOne(self);
+  EXPECT_EQ(d.Top()->bottleneck, kLatencyBound);
+  EXPECT_FALSE(d.Has(kMemoryBound));
+}
+
+TEST(DiagnosisRulesTest, FindingsAreOrderedBySeverityThenStrength) {
+  Diagnosis d = DiagnoseOne(Kernel({{m::kComputeUtilization, 0.25}, {m::kL2HitRate, 0.2},
+                            {m::kBranchMissRate, 0.06}, {m::kVecRatio, 0.45}}));
+  ASSERT_GE(d.findings.size(), 3u);
+  EXPECT_EQ(d.findings[0].bottleneck, kMemoryBound);  // critical, though weak evidence
+  for (size_t i = 1; i < d.findings.size(); ++i) {
+    const Finding& a = d.findings[i - 1];
+    const Finding& b = d.findings[i];
+    EXPECT_TRUE(a.severity > b.severity ||
+                (a.severity == b.severity && a.strength >= b.strength))
+        << d.RenderText();
+  }
+}
+
+TEST(DiagnosisRulesTest, MissingOrStrangeMetricsNeverCrash) {
+  Diagnosis empty = DiagnoseOne(Kernel({}));
+  EXPECT_TRUE(empty.findings.empty());
+  EXPECT_EQ(empty.unjudged.size(), 9u);  // every bottleneck
+  EXPECT_NE(empty.RenderText().find("Not judged"), std::string::npos);
+
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  KernelProfile weird = Kernel({{m::kVecRatio, nan}, {m::kMte2Ratio, inf}, {m::kMacRatio, -1},
+                                {"made_up_metric", 7}, {m::kL2HitRate, 1e300}});
+  weird.block_dim = 0;
+  weird.metrics[m::kCoreCount] = {0, ""};
+  Diagnosis d = DiagnoseOne(weird);
+  EXPECT_NO_THROW(d.ToJson().dump());
+  EXPECT_NO_THROW(d.RenderText());
+}
+
+TEST(DiagnosisRulesTest, JsonCarriesTopEvidenceAndUnjudged) {
+  Diagnosis d = DiagnoseOne(Kernel({{m::kMte2Ratio, 0.97}, {m::kVecRatio, 0.3}}));
+  d.picked_because = "the only kernel in the profile";
+  nlohmann::json j = d.ToJson();
+  EXPECT_EQ(j["top"], kMemoryBound);
+  EXPECT_EQ(j["findings"][0]["severity"], "critical");
+  EXPECT_TRUE(j["findings"][0]["evidence"][0]["threshold"].is_number());
+  EXPECT_TRUE(j["findings"][0]["evidence"][0]["text"].is_string());
+  EXPECT_TRUE(j["findings"][0]["remedies"].is_array());
+  EXPECT_TRUE(j["unjudged"].is_array());
+  EXPECT_EQ(j["picked_because"], "the only kernel in the profile");
+}
+
+}  // namespace
+}  // namespace cannbot::diagnosis
