@@ -52,7 +52,7 @@ TEST(SuggestTest, BrokenKernelIsRepairedAfterOneRoundAndAccepted) {
                            "Fixed: replaced the missing sigmoid with an AVX-512 exp.")}));
   TempDir tmp = std::move(TempDir::Create("cannbot-suggest-test")).value();
   CliRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
-                     server.base_url(), "--model", "m", "--samples", "1", "--rounds", "2",
+                     server.base_url(), "--model", "m", "--samples", "1", "--rounds", "1",
                      "--json", "--out", tmp.File("accepted.cpp"), "--seed", "5"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   nlohmann::json report = JsonOf(run.output);
