@@ -31,6 +31,7 @@ struct SuggestFlags {
   double min_speedup = 0;
   int budget = 0;
   double time_budget = 0;
+  std::string target = "cpu";
   uint64_t seed = 0;
   bool seed_given = false;
   std::string db;
@@ -97,6 +98,7 @@ int Run(const SuggestFlags& flags) {
   if (!format.ok()) return ReportError(format.status(), flags.json);
   request.profile_options.format = *format;
   if (flags.seed_given) request.seed = flags.seed;
+  request.target = flags.target;
 
   auto store = store::Store::Open(config.db.empty() ? store::Store::DefaultPath() : config.db);
   if (!store.ok()) return ReportError(store.status(), flags.json);
@@ -149,6 +151,8 @@ Command RegisterSuggest(CLI::App& app) {
                   "Profile format: auto, msprof, kernel_details, timeline, ncu, perf, json")
       ->capture_default_str();
   cmd->add_option("--kernel", flags->kernel, "Which kernel of a multi-kernel profile");
+  cmd->add_option("--target", flags->target, "cpu, or ascendc (Ascend C on the emulation)")
+      ->capture_default_str();
   cmd->add_option("--llm", flags->llm,
                   "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (default: offline "
                   "recipes, no LLM)");

@@ -25,6 +25,7 @@ struct ValidateFlags {
   bool no_cache = false;
   bool keep_work_dir = false;
   bool no_static_check = false;
+  std::string target = "cpu";
   double max_perf_seconds = 30;
 };
 
@@ -60,6 +61,7 @@ int Run(const ValidateFlags& flags) {
     request.baseline = std::move(baseline).value();
   }
   if (flags.seed_given) request.seed = flags.seed;
+  request.target = flags.target;
 
   auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
   if (!store.ok()) return ReportError(store.status(), flags.json);
@@ -91,6 +93,9 @@ Command RegisterValidate(CLI::App& app) {
   cmd->add_option("--op", flags->op, "Built-in op the kernel implements (see `cannbot ops`)")
       ->required();
   cmd->add_option("--candidate", flags->candidate, "Candidate kernel source (C++)")->required();
+  cmd->add_option("--target", flags->target,
+                  "cpu, or ascendc (Ascend C kernels on cannbot's emulation; perf estimated)")
+      ->capture_default_str();
   cmd->add_option("--baseline", flags->baseline,
                   "Baseline kernel to beat (default: the op's reference kernel)");
   cmd->add_flag("--json", flags->json, "Print the verdict JSON instead of the table");

@@ -3,6 +3,8 @@
 // allowed.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "integration/daemon_support.h"
 #include "integration/fake_llm_server.h"
 
@@ -85,6 +87,35 @@ TEST(DaemonLlmTest, AnUnreachableLlmMakesTheDaemonNotReadyAndFailsJobsCleanly) {
   ASSERT_EQ(failed.status, 200) << failed.body;
   EXPECT_EQ(failed.json()["status"], "failed");
   EXPECT_EQ(failed.json()["error"]["code"], "unavailable") << failed.body;
+  EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+TEST(DaemonLlmTest, HeldConnectionsLeaveThreadsForShortRequests) {
+  FakeLlmServer llm;
+  testing::ScriptedReply slow = Chat({Fenced("int nope(")});
+  slow.delay = std::chrono::milliseconds(2500);
+  llm.Push(slow);
+  // 6 HTTP threads: at most 2 connections held open, 4 kept for short requests.
+  Daemon daemon(Daemon::Options{{}, {}, LlmConfig(llm.base_url(), "http_threads = 6")});
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+  HttpReply submitted = daemon.PostJson("/optimize", LlmJob());
+  ASSERT_EQ(submitted.status, 202) << submitted.body;
+  const std::string id = submitted.json()["job_id"];
+  std::vector<std::thread> followers;
+  std::vector<size_t> seen(2);
+  for (size_t i = 0; i < 2; ++i) {
+    followers.emplace_back([&, i] { seen[i] = daemon.Events(id).size(); });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  HttpReply third = daemon.Get("/jobs/" + id + "/events");
+  EXPECT_EQ(third.status, 429) << third.body;
+  EXPECT_EQ(third.error_code(), "busy");
+  HttpReply waiting = daemon.PostJson("/optimize?wait=true", LlmJob());
+  EXPECT_EQ(waiting.status, 202) << waiting.body;  // accepted, but not held open
+  EXPECT_EQ(daemon.Get("/healthz").status, 200);
+  for (std::thread& t : followers) t.join();
+  for (size_t n : seen) EXPECT_GE(n, 4u);  // each follower saw the job to its end
+  EXPECT_EQ(daemon.Events(id).back().type, "finished");  // slots were given back
   EXPECT_TRUE(daemon.Terminate().has_value());
 }
 

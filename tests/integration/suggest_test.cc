@@ -131,3 +131,32 @@ TEST(SuggestTest, BrokenInputKernelIsReportedNotOptimised) {
 
 }  // namespace
 }  // namespace cannbot
+
+namespace cannbot {
+namespace {
+
+TEST(SuggestAscendcTest, AscendcKernelIsOptimisedThroughTheScriptedLlm) {
+  testing::FakeLlmServer server;
+  server.Push(testing::Chat({testing::Fenced(
+      *ReadFile(testing::SourcePath("examples/ascendc/add_fast.cpp")),
+      "Double-buffered three-stage pipeline across all vector cores.")}));
+  CliRun run = Suggest({testing::SourcePath("examples/ascendc/add_slow.cpp"), "--op", "add",
+                        "--target", "ascendc", "--llm", server.base_url(), "--model", "m",
+                        "--samples", "1", "--rounds", "0", "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  nlohmann::json report = JsonOf(run.output);
+  ASSERT_TRUE(report.is_object()) << run.output;
+  EXPECT_TRUE(report["found"].get<bool>());
+  EXPECT_TRUE(report["attempts"][0]["verdict"]["perf"]["estimated"].get<bool>());
+  // The prompt carried the ascendc contract and the device, not the CPU's.
+  const std::string prompt =
+      nlohmann::json::parse(server.requests()[0])["messages"][1]["content"];
+  EXPECT_NE(prompt.find("add_kernel"), std::string::npos) << prompt;
+  EXPECT_NE(prompt.find("add_tiling"), std::string::npos);
+  const std::string system =
+      nlohmann::json::parse(server.requests()[0])["messages"][0]["content"];
+  EXPECT_NE(system.find("Ascend"), std::string::npos) << system;
+}
+
+}  // namespace
+}  // namespace cannbot

@@ -21,10 +21,12 @@
 // Parameters:
 //  * NT_STORES: streaming stores for y when it is large (>= 4 MB): skips the
 //    read-for-ownership of y; aligned head and masked tail use ordinary stores, sfence at
-//    the end. Measure: it helps pure copies more than compute-heavy loops.
+//    the end. Off by default: no measurable gain for this compute-bound loop on a Zen 4
+//    test machine (it pays off in pure copies, see add-stream).
 //  * UNROLL: independent vectors per iteration.
 //  * RCP_NEWTON: 1/p^16 as rcp14 (AVX-512) / rcp (AVX2) plus one Newton step instead of a
-//    divide (refined error ~1e-8 relative, AVX2 ~1.4e-7).
+//    divide (refined error ~1e-8 relative, AVX2 ~1.4e-7). Off by default: ~12% slower
+//    than vdivps in cache on Zen 4.
 #ifndef NT_STORES
 #define NT_STORES 0
 #endif
@@ -38,6 +40,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
 #endif
@@ -149,14 +152,28 @@ void GeluBody(const float* x, float* y, int64_t i, int64_t n) {
   }
 }
 #else
-// Same math; the ternaries compile to min/max, so GCC can vectorise the loop.
+inline uint32_t Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+inline float FromBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+// max(x, 0) without a float compare: clear x when its sign bit is set (-0 and negatives).
+inline float PositivePart(float x) {
+  return FromBits(Bits(x) & ~(0u - (Bits(x) >> 31)));
+}
+
+// Same math, branch-free so GCC vectorises the loop (float compares are not if-converted
+// under the default -ftrapping-math: min/max on the bit patterns instead).
 inline float GeluScalar(float x) {
-  const float ax = std::fabs(x);
-  const float xa = ax < kMaxAbs ? ax : kMaxAbs;
+  const float xa = FromBits(std::min(Bits(std::fabs(x)), Bits(kMaxAbs)));  // non-negative
   float p = 1.0f + xa * (kD1 + xa * (kD2 + xa * (kD3 + xa * (kD4 + xa * (kD5 + xa * kD6)))));
   p = p * p; p = p * p; p = p * p; p = p * p;
-  const float pos = x > 0.0f ? x : 0.0f;
-  return pos - xa * (0.5f / p);
+  return PositivePart(x) - xa * (0.5f / p);
 }
 #endif
 

@@ -20,7 +20,8 @@
 // Parameters:
 //  * NT_STORES: streaming stores for y when it is large (>= 4 MB): skips the
 //    read-for-ownership of y; aligned head and masked tail use ordinary stores, sfence at
-//    the end. Measure: it helps pure copies more than compute-heavy loops.
+//    the end. Off by default: no measurable gain for this compute-bound loop on a Zen 4
+//    test machine (it pays off in pure copies, see add-stream).
 //  * UNROLL: independent vectors per iteration.
 //  * RCP_NEWTON: t = rcp14 (AVX-512) / rcp (AVX2) refined by one Newton step instead of a
 //    divide. A raw estimate alone would use the whole error budget near x ~ 0.75; refined,
@@ -200,6 +201,10 @@ inline float FromBits(uint32_t u) {
   std::memcpy(&f, &u, sizeof(f));
   return f;
 }
+// max(x, 0) without a float compare: clear x when its sign bit is set (-0 and negatives).
+inline float PositivePart(float x) {
+  return FromBits(Bits(x) & ~(0u - (Bits(x) >> 31)));
+}
 
 // Same math, branch-free (integer min and masks, truncating conversion) so GCC can
 // vectorise the loop.
@@ -218,8 +223,7 @@ inline float GeluScalar(float x) {
   const float e = p * FromBits(static_cast<uint32_t>(ni + 127) << 23);
   const uint32_t keep = -static_cast<uint32_t>(Bits(a) < Bits(kErfcZeroAt));
   const float hc = FromBits(Bits(poly * e) & keep);  // erfc(a)/2, 0 for a >= 10
-  const float pos = x > 0.0f ? x : 0.0f;
-  return pos - ax * hc;
+  return PositivePart(x) - ax * hc;
 }
 #endif
 

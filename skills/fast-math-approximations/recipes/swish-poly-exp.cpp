@@ -21,12 +21,13 @@
 // Parameters:
 //  * NT_STORES: streaming stores for y when it is large (>= 4 MB), skipping the
 //    read-for-ownership of y; the head up to a 64-byte boundary and the tail use ordinary
-//    masked stores, and an sfence closes the call. Measure: it helps pure copies more than
-//    compute-heavy loops.
+//    masked stores, and an sfence closes the call. Off by default: it measured 0.93-0.97x
+//    of ordinary stores on a Zen 4 test machine (it pays off in pure copies, see add-stream).
 //  * UNROLL: independent vectors per iteration (more exp chains in flight).
 //  * RCP_NEWTON: 1/(1+t) as rcp14 (AVX-512) / rcp (AVX2) plus one Newton step instead of an
 //    exact divide; 1+t is in [1, 2], the refined reciprocal is good to ~1e-8 relative
-//    (AVX2 ~1.4e-7).
+//    (AVX2 ~1.4e-7). Off by default: rcp14 + two FMAs measured ~15% slower than vdivps in
+//    cache on Zen 4.
 // The scalar fallback is the same algorithm, written so GCC can vectorise it.
 #ifndef NT_STORES
 #define NT_STORES 0
@@ -161,22 +162,34 @@ void SwishBody(const float* x, float* y, int64_t i, int64_t n) {
   }
 }
 #else
-// Same math. Truncation instead of nearbyint (a <= 0, so a*log2e - 0.5 truncated rounds to
-// nearest) and plain ternaries that GCC turns into min/max keep the loop vectorisable.
+inline uint32_t Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+inline float FromBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+// max(x, 0) without a float compare: clear x when its sign bit is set (-0 and negatives).
+inline float PositivePart(float x) {
+  return FromBits(Bits(x) & ~(0u - (Bits(x) >> 31)));
+}
+
+// Same math, branch-free so GCC vectorises the loop: float compares are not if-converted
+// under the default -ftrapping-math, so min/max are done on the bit patterns (non-negative
+// floats order like their bits), and truncation replaces nearbyint (a <= 0, so truncating
+// a*log2e - 0.5 rounds to nearest).
 inline float SwishScalar(float x) {
-  const float nax = -std::fabs(x);
-  const float a = nax > kMinArg ? nax : kMinArg;
+  const float a = -FromBits(std::min(Bits(std::fabs(x)), Bits(-kMinArg)));  // -min(|x|, 87)
   const int32_t ni = static_cast<int32_t>(a * kLog2e - 0.5f);
   const float n = static_cast<float>(ni);
   float r = a - n * kLn2Hi;
   r = r - n * kLn2Lo;
   const float p = kE0 + r * (kE1 + r * (kE2 + r * (kE3 + r * (kE4 + r * kE5))));
-  const uint32_t bits = static_cast<uint32_t>(ni + 127) << 23;  // 2^n, n >= -126
-  float scale;
-  std::memcpy(&scale, &bits, sizeof(scale));
-  const float t = p * scale;
-  const float pos = x > 0.0f ? x : 0.0f;
-  return pos + a * (t / (1.0f + t));
+  const float t = p * FromBits(static_cast<uint32_t>(ni + 127) << 23);  // 2^n, n >= -126
+  return PositivePart(x) + a * (t / (1.0f + t));
 }
 #endif
 

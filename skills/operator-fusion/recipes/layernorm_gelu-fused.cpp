@@ -2,7 +2,7 @@
 // name: layernorm_gelu-fused
 // op: layernorm_gelu
 // summary: per row in L1: two-pass mean/variance, exact rstd, then normalise+affine+exact-erf GELU (A&S 7.1.28, no exp) in one output pass, optional NT stores
-// params: NT_STORES=1,0 ACC=4,2 RCP_NEWTON=0,1
+// params: NT_STORES=0,1 ACC=4,2 RCP_NEWTON=0,1
 // ---
 // For each row: mean = sum/cols (pass 1, reads x from memory), var = sum (x - mean)^2 / cols
 // (pass 2, x from L1: the variance is taken around the mean, so rows with mean 100 and
@@ -23,13 +23,15 @@
 //    first read every line they overwrite (read-for-ownership), streaming stores skip it,
 //    a third less DRAM traffic. Each row's head up to a 64-byte boundary and its tail use
 //    ordinary masked stores (rows start anywhere when cols % 16 != 0); sfence at the end.
+//    Off by default: unlike plain layernorm (1.3x), this compute-bound loop showed no gain
+//    on a Zen 4 test machine.
 //  * ACC: independent vector accumulators in the two reduction passes (the FP add latency
 //    is hidden with 4 or more). The combining order depends only on cols: deterministic.
 //    Rows longer than 4096 are reduced chunk by chunk, the chunk sums added in double.
 //  * RCP_NEWTON: 1/p^16 as rcp14 (AVX-512) / rcp (AVX2) plus one Newton step instead of a
 //    divide (refined error ~1e-8 relative, AVX2 ~1.4e-7).
 #ifndef NT_STORES
-#define NT_STORES 1
+#define NT_STORES 0
 #endif
 #ifndef ACC
 #define ACC 4
@@ -41,6 +43,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
 #endif
@@ -273,14 +276,28 @@ void NormRow(const float* x, const float* gamma, const float* beta, float* y, in
   if (j < cols) NormMasked(x + j, gamma + j, beta + j, y + j, cols - j, vm, vr);
 }
 #else
-// Same math; the ternaries compile to min/max, so GCC can vectorise the loop.
+inline uint32_t Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+inline float FromBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+// max(x, 0) without a float compare: clear x when its sign bit is set (-0 and negatives).
+inline float PositivePart(float x) {
+  return FromBits(Bits(x) & ~(0u - (Bits(x) >> 31)));
+}
+
+// Same math, branch-free so GCC vectorises the loop (float compares are not if-converted
+// under the default -ftrapping-math: min/max on the bit patterns instead).
 inline float GeluScalar(float x) {
-  const float ax = std::fabs(x);
-  const float xa = ax < kMaxAbs ? ax : kMaxAbs;
+  const float xa = FromBits(std::min(Bits(std::fabs(x)), Bits(kMaxAbs)));  // non-negative
   float p = 1.0f + xa * (kD1 + xa * (kD2 + xa * (kD3 + xa * (kD4 + xa * (kD5 + xa * kD6)))));
   p = p * p; p = p * p; p = p * p; p = p * p;
-  const float pos = x > 0.0f ? x : 0.0f;
-  return pos - xa * (0.5f / p);
+  return PositivePart(x) - xa * (0.5f / p);
 }
 
 float ChunkSum(const float* x, int64_t cols) {

@@ -1,6 +1,9 @@
 #include "cannbot/optimize/llm_provider.h"
 
+#include "cannbot/ascendc/contract.h"
 #include "cannbot/llm/code_extract.h"
+#include "cannbot/util/data_dir.h"
+#include "cannbot/util/fs.h"
 
 namespace cannbot::optimize {
 
@@ -41,6 +44,11 @@ Result<std::vector<Proposal>> LlmProvider::Propose(const ProposalRequest& reques
   inputs.skills = request.skills;
   inputs.hardware = request.hardware;
   inputs.target = request.target;
+  if (request.target == "ascendc") {
+    inputs.contract_note = ascendc::DescribeAscendcContract(*request.op);
+    auto format = ReadFile(DataPath("prompts/ascendc/output_format.md"), 1u << 16);
+    if (format.ok()) inputs.output_format = *format;
+  }
   const std::string round = "llm round " + std::to_string(request.round);
   if (request.round == 0) {
     CANNBOT_ASSIGN_OR_RETURN(prompt::RenderedPrompt prompt,

@@ -109,6 +109,7 @@ Attempt Optimizer::Evaluate(const OptimizeRequest& request, const Proposal& prop
   v.candidate = {a.origin, proposal.code};
   v.baseline = request.original;
   v.baseline_checked = true;
+  v.target = request.target;
   v.seed = request.seed;
   if (config_.min_speedup > 0) v.min_speedup = config_.min_speedup;
   auto verdict = validator_->Validate(v);

@@ -42,7 +42,10 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
   std::set<std::string> seen;
   auto add = [&](const skills::Skill& skill, const std::string& why) {
     for (const skills::Recipe& recipe : skill.recipes) {
-      if (recipe.op != request.op->name || !seen.insert(recipe.name).second) continue;
+      if (recipe.op != request.op->name || recipe.target != request.target ||
+          !seen.insert(recipe.name).second) {
+        continue;
+      }
       if (proposed_ >= config_.max_variants) return;
       why_[recipe.name] = why;
       proposals.push_back(Make({&recipe, skills::Defaults(recipe)}, why));
@@ -86,7 +89,8 @@ Result<std::vector<Proposal>> OfflineProvider::Propose(const ProposalRequest& re
   if (request.round == 0) {
     std::vector<Proposal> first = FirstRound(request);
     if (first.empty()) {
-      return Status::NotFound("no skill carries a recipe for op '" + request.op->name + "'");
+      return Status::NotFound("no skill carries a recipe for op '" + request.op->name +
+                              "' on the " + request.target + " target");
     }
     return first;
   }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cannbot/ascendc/device_profile.h"
 #include "cannbot/diagnosis/diagnosis.h"
 #include "cannbot/ops/registry.h"
 
@@ -56,7 +57,8 @@ Result<SuggestResult> Suggest(const SuggestRequest& request, const SuggestContex
   report.provider = context.provider->Describe();
 
   CANNBOT_ASSIGN_OR_RETURN(result.kernel_check,
-                           context.validator->CheckKernel(op->name, request.kernel, request.seed));
+                           context.validator->CheckKernel(op->name, request.kernel, request.seed,
+                                                          request.target));
   if (!result.kernel_check.ok) {
     report.seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
     report.notes.push_back("the kernel to optimise is not correct (" +
@@ -89,8 +91,10 @@ Result<SuggestResult> Suggest(const SuggestRequest& request, const SuggestContex
   for (const skills::SkillMatch& m : optimize.skills) {
     report.skills.push_back(m.skill->name + ": " + m.why);
   }
-  optimize.hardware = DescribeHardware(context.validator->Machine(),
-                                       context.validator->config().compiler);
+  optimize.hardware = request.target == "ascendc"
+                          ? ascendc::DescribeDevice(context.validator->config().device)
+                          : DescribeHardware(context.validator->Machine(),
+                                             context.validator->config().compiler);
   optimize.target = request.target;
   optimize.seed = request.seed;
   Optimizer optimizer(context.validator, context.provider, context.loop);

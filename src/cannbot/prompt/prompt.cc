@@ -151,12 +151,13 @@ Result<RenderedPrompt> PromptLibrary::Render(const std::string& user_template,
     return Status::Internal("a prompt needs an op and a diagnosis");
   }
   values["op_name"] = inputs.op->name;
-  values["op_contract"] = DescribeOp(*inputs.op);
+  values["op_contract"] = DescribeOp(*inputs.op) +
+                         (inputs.contract_note.empty() ? "" : "\n" + inputs.contract_note);
   values["kernel_source"] = inputs.kernel_source;
   values["diagnosis"] = DescribeDiagnosis(*inputs.diagnosis);
   values["hardware"] = inputs.hardware;
   values["target"] = inputs.target;
-  values["output_format"] = kOutputFormat;
+  values["output_format"] = inputs.output_format.empty() ? kOutputFormat : inputs.output_format;
   values["skills"] = "";
   RenderedPrompt prompt;
   CANNBOT_ASSIGN_OR_RETURN(prompt.system, RenderTemplate(system_, values, "system.md"));

@@ -37,6 +37,8 @@ struct PromptInputs {
   std::vector<skills::SkillMatch> skills;  // best first
   std::string hardware;  // facts about the target machine
   std::string target = "cpu";
+  std::string contract_note;  // target-specific contract text, after the op's own
+  std::string output_format;  // "" = the cpu target's
 };
 
 struct RenderedPrompt {

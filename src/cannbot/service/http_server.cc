@@ -46,6 +46,7 @@ void Write(const ApiResponse& api, const std::string& request_id, httplib::Respo
     return;
   }
   res.set_header("Cache-Control", "no-cache");
+  res.set_header("X-Accel-Buffering", "no");  // reverse proxies: pass events on at once
   StreamFn stream = api.stream;
   res.set_chunked_content_provider(api.content_type, [stream](size_t, httplib::DataSink& sink) {
     stream([&sink](std::string_view chunk) {
@@ -103,11 +104,14 @@ Result<int> HttpServer::Start() {
   // Small JSON answers: without TCP_NODELAY each waits ~40 ms for the client's delayed ACK.
   server_->set_tcp_nodelay(true);
   server_->set_keep_alive_max_count(1000);
-  // cpp-httplib 0.11 listens with a backlog of 5: a burst of clients connecting at once (a
-  // CI fan-out) overflows it and connections are reset. The socket is captured here and
-  // listen() is called again with a real backlog once it is bound (Linux updates it).
+  // The library's default options add SO_REUSEPORT, which lets a second daemon bind the same
+  // port and silently take half the connections: only SO_REUSEADDR (a restart right after a
+  // crash binds despite TIME_WAIT). And cpp-httplib 0.11 listens with a backlog of 5, which a
+  // burst of clients (a CI fan-out) overflows, resetting connections: the socket is kept here
+  // and listen() is called again with a real backlog once it is bound (Linux updates it).
   server_->set_socket_options([this](socket_t sock) {
-    httplib::default_socket_options(sock);
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
     listen_fd_ = sock;
   });
   auto serve = [this](const httplib::Request& req, httplib::Response& res) { Serve(req, res); };

@@ -183,6 +183,10 @@ Status JobRunner::Run(const std::string& id, RunControl& control) {
   }
   if (result.ok()) {
     outcome = OutcomeOf(*result, control);
+  } else if (control.reason.load() == RunControl::kCancel) {
+    outcome.state = JobState::kCancelled;
+    outcome.error_code = "cancelled";
+    outcome.error_message = "cancelled while running: " + result.status().message();
   } else {
     outcome.state = JobState::kFailed;
     outcome.error_code = Status::CodeName(result.status().code());

@@ -33,8 +33,10 @@ struct RunControl {
   std::atomic<bool> stop{false};
   std::atomic<int> reason{kNone};
 
+  // The first reason wins: a job cancelled before a shutdown stays cancelled.
   void Request(Reason why) {
-    reason.store(why);
+    int none = kNone;
+    reason.compare_exchange_strong(none, why);
     stop.store(true);
   }
 };

@@ -1,5 +1,6 @@
 #include "cannbot/service/routes.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -45,9 +46,6 @@ std::optional<ApiResponse> RequireJson(const ApiRequest& request) {
                        "the body must be application/json (got '" +
                            (type.empty() ? std::string("none") : type) + "')");
 }
-
-// The body as a JSON object, or the 400 to answer.
-Result<Json> JsonBody(const ApiRequest& request) { return ParseBody(request.body); }
 
 ApiResponse BadInput(const Status& status, const std::string& code) {
   return ErrorResponse(400, code, status.message());
@@ -160,7 +158,7 @@ ApiResponse Api::MetricsText(ApiRequest&) {
 ApiResponse Api::Optimize(ApiRequest& request) {
   if (!service_->Accepting()) return ShuttingDown();
   if (auto refused = RequireJson(request)) return *refused;
-  auto body = JsonBody(request);
+  auto body = ParseBody(request.body);
   if (!body.ok()) return BadInput(body.status(), "invalid_json");
   auto spec = ParseJobSpec(*body);
   if (!spec.ok()) return BadInput(spec.status(), "invalid_argument");
@@ -189,24 +187,39 @@ ApiResponse Api::Optimize(ApiRequest& request) {
     case Kind::kAccepted:
     case Kind::kExisting: break;
   }
-  const std::string& id = submitted->job_id;
+  return Accepted(*submitted, *wait);
+}
+
+std::shared_ptr<Api::HeldSlot> Api::HoldConnection() {
+  const int limit = std::max(1, service_->config().server.http_threads - 4);
+  if (held_.fetch_add(1) >= limit) {
+    held_.fetch_sub(1);
+    return nullptr;
+  }
+  return std::make_shared<HeldSlot>(&held_);
+}
+
+ApiResponse Api::Accepted(const SubmitResult& submitted, bool wait) {
+  const std::string& id = submitted.job_id;
+  const bool replay = submitted.kind == SubmitResult::Kind::kExisting;
   std::optional<JobState> state = JobState::kQueued;
-  if (submitted->kind == Kind::kExisting) {  // a replay answers with where the job stands now
+  if (replay) {  // a replay answers with where the job stands now
     auto now = service_->jobs().StateOf(id);
     if (!now.ok()) return StatusResponse(now.status());
     state = *now;
   }
-  if (*wait) {
+  std::shared_ptr<HeldSlot> slot = wait ? HoldConnection() : nullptr;
+  if (slot && !(state && IsFinished(*state))) {
     auto finished = service_->WaitFinished(id);
     if (!finished.ok()) return StatusResponse(finished.status());
     state = *finished;
   }
-  // Without ?wait the answer is always 202 (a replay too, with the job's current status).
-  ApiResponse response = (*wait && state && IsFinished(*state))
+  // Without ?wait (or without a free slot to wait in) the answer is 202, a replay's too.
+  ApiResponse response = (wait && state && IsFinished(*state))
                              ? JobDocument(200, id)
                              : JsonResponse(202, AcceptedJson(id, state.value_or(JobState::kQueued)));
   response.headers.emplace_back("Location", JobUrl(id));
-  if (submitted->kind == Kind::kExisting) response.headers.emplace_back("Idempotent-Replayed", "true");
+  if (replay) response.headers.emplace_back("Idempotent-Replayed", "true");
   return response;
 }
 
@@ -275,16 +288,23 @@ ApiResponse Api::JobEvents(ApiRequest& request) {
     }
     from = value;
   }
+  std::shared_ptr<HeldSlot> slot = HoldConnection();
+  if (!slot) {
+    return WithHeader(ErrorResponse(429, "busy", "too many open event streams; retry later"),
+                      "Retry-After", "5");
+  }
   ApiResponse response;
   response.content_type = "text/event-stream";
-  response.stream = MakeEventStream(&service_->jobs(), &service_->hub(), id, from);
+  StreamFn stream = MakeEventStream(&service_->jobs(), &service_->hub(), id, from);
+  // The slot is released when the stream (and so this function object) is gone.
+  response.stream = [stream, slot](const StreamWriter& write) { stream(write); };
   return response;
 }
 
 ApiResponse Api::Validate(ApiRequest& request) {
   if (!service_->Accepting()) return ShuttingDown();
   if (auto refused = RequireJson(request)) return *refused;
-  auto body = JsonBody(request);
+  auto body = ParseBody(request.body);
   if (!body.ok()) return BadInput(body.status(), "invalid_json");
   auto parsed = ParseValidateRequest(*body);
   if (!parsed.ok()) return BadInput(parsed.status(), "invalid_argument");
@@ -304,7 +324,7 @@ ApiResponse Api::Validate(ApiRequest& request) {
 ApiResponse Api::Diagnose(ApiRequest& request) {
   if (!service_->Accepting()) return ShuttingDown();
   if (auto refused = RequireJson(request)) return *refused;
-  auto body = JsonBody(request);
+  auto body = ParseBody(request.body);
   if (!body.ok()) return BadInput(body.status(), "invalid_json");
   auto parsed = ParseDiagnoseRequest(*body);
   if (!parsed.ok()) return BadInput(parsed.status(), "invalid_argument");

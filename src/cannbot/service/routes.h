@@ -15,11 +15,15 @@
 //
 // Before routing, Handle checks the bearer token (when tokens are configured) and counts the
 // answer in cannbot_http_requests_total. Bad input answers 4xx in the one error shape
-// (api.h); a full queue 429; a daemon that is shutting down 503 for new work.
+// (api.h); a full queue 429; a daemon that is shutting down 503 for new work. Connections
+// held open (event streams, ?wait=true) may use all but 4 of the HTTP threads: beyond that
+// a stream answers 429 and a waiting submission answers 202 at once.
 //
 // Ownership: borrows the Service. Thread-safety: Handle may be called from any thread.
 #pragma once
 
+#include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,10 +59,28 @@ class Api {
 
   // The stored job as GET /jobs/{id} shows it (404 when unknown).
   ApiResponse JobDocument(int status, const std::string& id);
+  // The answer to an accepted (or replayed) submission, after waiting if asked to.
+  ApiResponse Accepted(const SubmitResult& submitted, bool wait);
+
+  // A connection held open (an event stream, a ?wait=true request) takes a slot until the
+  // returned object dies; nullptr when none is free. A few HTTP threads always stay free
+  // for short requests, so /healthz answers however many clients follow jobs.
+  class HeldSlot {
+   public:
+    explicit HeldSlot(std::atomic<int>* held) : held_(held) {}
+    HeldSlot(const HeldSlot&) = delete;
+    HeldSlot& operator=(const HeldSlot&) = delete;
+    ~HeldSlot() { held_->fetch_sub(1); }
+
+   private:
+    std::atomic<int>* held_;
+  };
+  std::shared_ptr<HeldSlot> HoldConnection();
 
   Service* service_;
   std::vector<std::string> tokens_;
   Router router_;
+  std::atomic<int> held_{0};
 };
 
 }  // namespace cannbot::service

@@ -17,6 +17,13 @@ int WorkerCount(const config::ServerConfig& server) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+SubmitResult Answer(SubmitResult::Kind kind, std::string job_id = "") {
+  SubmitResult r;
+  r.kind = kind;
+  r.job_id = std::move(job_id);
+  return r;
+}
+
 SubmitResult Refusal(std::string code, std::string message) {
   SubmitResult r;
   r.kind = SubmitResult::Kind::kRefused;
@@ -190,18 +197,15 @@ std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
 
 Result<SubmitResult> Service::Submit(const JobSpec& spec, const std::string& request_id,
                                      const std::string& idempotency_key) {
-  if (!accepting_) return SubmitResult{SubmitResult::Kind::kShuttingDown, "", "", ""};
+  using Kind = SubmitResult::Kind;
+  if (!accepting_) return Answer(Kind::kShuttingDown);
   if (auto refused = Refuse(spec)) return *refused;
   std::lock_guard<std::mutex> lock(submit_mutex_);
   if (!idempotency_key.empty()) {
     CANNBOT_ASSIGN_OR_RETURN(std::optional<Submission> seen, jobs_->FindByKey(idempotency_key, spec));
-    if (seen) {
-      return SubmitResult{seen->conflict ? SubmitResult::Kind::kConflict
-                                         : SubmitResult::Kind::kExisting,
-                          seen->job_id, "", ""};
-    }
+    if (seen) return Answer(seen->conflict ? Kind::kConflict : Kind::kExisting, seen->job_id);
   }
-  if (!queue_.Reserve()) return SubmitResult{SubmitResult::Kind::kQueueFull, "", "", ""};
+  if (!queue_.Reserve()) return Answer(Kind::kQueueFull);
   auto created = jobs_->Create(spec, request_id, idempotency_key);
   if (!created.ok()) {
     queue_.CancelReservation();
@@ -211,7 +215,7 @@ Result<SubmitResult> Service::Submit(const JobSpec& spec, const std::string& req
   service_metrics_.submitted->Add({});
   hub_.Publish();
   log_->info("req={} job {} queued ({})", request_id, created->job_id, spec.op);
-  return SubmitResult{SubmitResult::Kind::kAccepted, created->job_id, "", ""};
+  return Answer(Kind::kAccepted, created->job_id);
 }
 
 Result<CancelResult> Service::Cancel(const std::string& id) {

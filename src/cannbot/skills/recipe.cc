@@ -75,6 +75,7 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path) {
     value.erase(0, value.find_first_not_of(' '));
     if (key == "name") recipe.name = value;
     else if (key == "op") recipe.op = value;
+    else if (key == "target") recipe.target = value;
     else if (key == "summary") recipe.summary = value;
     else if (key == "params") CANNBOT_RETURN_IF_ERROR(ParseParams(value, where, &recipe.params));
     else return Status::InvalidArgument(where + ": unknown key '" + key + "'");

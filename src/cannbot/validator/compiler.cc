@@ -46,16 +46,18 @@ std::string FirstErrorLine(const std::string& log) {
 }
 
 // One sentence a person can act on, from what the compiler printed.
-std::string ExplainFailure(const ops::OpSpec& op, const CommandResult& run) {
+std::string ExplainFailure(const TargetBuild& target, const CommandResult& run) {
   const std::string& log = run.output;
-  const std::string contract = "`" + op.CSignature() + "`";
+  const std::string contract = "`" + target.contract + "`";
   if (log.find("conflicting declaration of C function") != std::string::npos ||
       log.find("conflicting types for") != std::string::npos) {
-    return "the kernel's signature for " + op.name + " does not match the contract " + contract;
+    return "the kernel's signature does not match the contract " + contract;
   }
-  if (log.find("undefined reference to `" + op.name + "'") != std::string::npos) {
-    return "the kernel does not define the extern \"C\" function " + op.name +
-           " (expected " + contract + ")";
+  for (const std::string& symbol : target.required_symbols) {
+    if (log.find("undefined reference to `" + symbol + "'") != std::string::npos) {
+      return "the kernel does not define the extern \"C\" function " + symbol +
+             " (expected " + contract + ")";
+    }
   }
   if (log.find("undefined reference to") != std::string::npos) {
     return "the kernel does not link: " + FirstErrorLine(log);
@@ -90,7 +92,16 @@ std::string Compiler::Prelude(const ops::OpSpec& op) {
          "    reinterpret_cast<void*>(&" + op.name + ");\n";
 }
 
-std::string Compiler::CacheKey(const ops::OpSpec& op, const std::string& source) const {
+TargetBuild Compiler::Resolve(const ops::OpSpec& op, const TargetBuild& target) {
+  TargetBuild resolved = target;
+  if (resolved.prelude.empty()) resolved.prelude = Prelude(op);
+  if (resolved.required_symbols.empty()) resolved.required_symbols = {op.name};
+  if (resolved.contract.empty()) resolved.contract = op.CSignature();
+  if (resolved.plain_source.empty()) resolved.plain_source = op.ReferenceAsKernel();
+  return resolved;
+}
+
+std::string Compiler::CacheKey(const TargetBuild& target, const std::string& source) const {
   // Bumped whenever how cannbot builds changes (environment, prelude, fixed flags), so old
   // entries are never served for the new way.
   constexpr const char* kBuildRecipeVersion = "build-recipe-2";
@@ -105,17 +116,26 @@ std::string Compiler::CacheKey(const ops::OpSpec& op, const std::string& source)
   material += '\0';
   material += Join(config_.flags);
   material += '\0';
-  material += Prelude(op);
-  material += '\0';
+  material += target.name + '\0' + Join(target.flags) + '\0' + target.prelude + '\0' +
+              target.wrapper + '\0';
+  for (const auto& [name, text] : target.files) material += name + '\0' + text + '\0';
   material += source;
   return Sha256Hex(material);
 }
 
-Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& source,
+Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::string& source,
                                       std::string* shared_object_bytes) {
   CANNBOT_ASSIGN_OR_RETURN(TempDir dir, TempDir::Create("cannbot-compile"));
   CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("kernel.cpp"), source));
-  CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_contract.h"), Prelude(op)));
+  CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_contract.h"), target.prelude));
+  // The confined compiler reads only the system and this directory: the target's headers
+  // come here.
+  for (const auto& [name, text] : target.files) {
+    CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File(name), text));
+  }
+  if (!target.wrapper.empty()) {
+    CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_wrapper.cpp"), target.wrapper));
+  }
   SpawnOptions options;
   if (config_.sandbox) {
     const std::string runner =
@@ -127,8 +147,12 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
   const size_t command_start = options.argv.size();
   options.argv.push_back(config_.compiler);
   for (const std::string& flag : config_.flags) options.argv.push_back(flag);
-  for (const char* extra : {"-include", "cannbot_contract.h", "kernel.cpp", "-o", "kernel.so",
-                            "-Wl,--no-undefined"}) {
+  for (const std::string& flag : target.flags) options.argv.push_back(flag);
+  for (const char* extra : {"-include", "cannbot_contract.h", "kernel.cpp"}) {
+    options.argv.push_back(extra);
+  }
+  if (!target.wrapper.empty()) options.argv.push_back("cannbot_wrapper.cpp");
+  for (const char* extra : {"-o", "kernel.so", "-Wl,--no-undefined"}) {
     options.argv.push_back(extra);
   }
   options.working_dir = dir.path();
@@ -150,7 +174,7 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
     return result;
   }
   if (!run.exit.Success()) {
-    result.reason = ExplainFailure(op, run);
+    result.reason = ExplainFailure(target, run);
     return result;
   }
   auto bytes = ReadFile(dir.File("kernel.so"), 256u << 20);
@@ -163,9 +187,9 @@ Result<CompileResult> Compiler::Build(const ops::OpSpec& op, const std::string& 
   return result;
 }
 
-Result<CompileResult> Compiler::BuildCached(const ops::OpSpec& op, const std::string& source,
+Result<CompileResult> Compiler::BuildCached(const TargetBuild& target, const std::string& source,
                                             std::string* bytes) {
-  const std::string key = CacheKey(op, source);
+  const std::string key = CacheKey(target, source);
   if (cache_ != nullptr && config_.use_cache) {
     auto found = cache_->FindCompiled(key);  // a broken cache only costs a rebuild
     if (found.ok() && found->has_value()) {
@@ -179,40 +203,46 @@ Result<CompileResult> Compiler::BuildCached(const ops::OpSpec& op, const std::st
       return result;
     }
   }
-  CANNBOT_ASSIGN_OR_RETURN(CompileResult result, Build(op, source, bytes));
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult result, Build(target, source, bytes));
   if (cache_ != nullptr && config_.use_cache && !result.timed_out) {
     (void)cache_->PutCompiled(key, {result.ok, *bytes, result.log, result.reason, result.seconds});
   }
   return result;
 }
 
-Result<std::string> Compiler::InspectObject(const ops::OpSpec& op, const std::string& bytes) {
+Result<std::string> Compiler::InspectObject(const ops::OpSpec& op, const TargetBuild& target,
+                                            const std::string& bytes) {
   auto candidate = InspectSharedObject(bytes);
   if (!candidate.ok()) return "the compiler produced an unreadable object: " +
                               candidate.status().message();
-  // The op's reference, built the same way, shows what the toolchain itself adds.
+  // A kernel known to run nothing at load, built the same way, shows what the toolchain (and
+  // the target's own headers) add.
   std::string plain_bytes;
-  CANNBOT_ASSIGN_OR_RETURN(CompileResult plain,
-                           BuildCached(op, op.ReferenceAsKernel(), &plain_bytes));
-  if (!plain.ok) return Status::Internal("the reference kernel does not build: " + plain.reason);
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult plain, BuildCached(target, target.plain_source, &plain_bytes));
+  if (!plain.ok) {
+    return Status::Internal("the plain kernel of " + op.name + " does not build: " + plain.reason);
+  }
   CANNBOT_ASSIGN_OR_RETURN(ObjectFacts plain_facts, InspectSharedObject(plain_bytes));
-  return CheckObjectFacts(*candidate, plain_facts);
+  return CheckObjectFacts(*candidate, plain_facts, target.runtime_symbol_markers);
 }
 
 Result<CompileResult> Compiler::Compile(const ops::OpSpec& op, const std::string& source,
-                                        const std::string& work_dir, const std::string& name) {
-  return CompileChecked(op, source, work_dir, name, /*trusted=*/false);
+                                        const std::string& work_dir, const std::string& name,
+                                        const TargetBuild& target) {
+  return CompileChecked(op, source, work_dir, name, Resolve(op, target), /*trusted=*/false);
 }
 
 Result<CompileResult> Compiler::CompileReference(const ops::OpSpec& op,
                                                  const std::string& work_dir,
                                                  const std::string& name) {
-  return CompileChecked(op, op.ReferenceAsKernel(), work_dir, name, /*trusted=*/true);
+  return CompileChecked(op, op.ReferenceAsKernel(), work_dir, name, Resolve(op, TargetBuild()),
+                        /*trusted=*/true);
 }
 
 Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std::string& source,
                                                const std::string& work_dir,
-                                               const std::string& name, bool trusted) {
+                                               const std::string& name,
+                                               const TargetBuild& target, bool trusted) {
   CompileResult result;
   if (source.find_first_not_of(" \t\r\n") == std::string::npos) {
     result.reason = "the kernel source is empty";
@@ -232,7 +262,7 @@ Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std:
   }
   const auto start = SteadyClock::now();
   std::string bytes;
-  CANNBOT_ASSIGN_OR_RETURN(result, BuildCached(op, source, &bytes));
+  CANNBOT_ASSIGN_OR_RETURN(result, BuildCached(target, source, &bytes));
   if (result.command.empty()) {
     std::vector<std::string> argv = {config_.compiler};
     argv.insert(argv.end(), config_.flags.begin(), config_.flags.end());
@@ -240,7 +270,7 @@ Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std:
                      " -include cannbot_contract.h kernel.cpp -o kernel.so -Wl,--no-undefined";
   }
   if (result.ok && config_.object_check && !trusted) {
-    CANNBOT_ASSIGN_OR_RETURN(std::string problem, InspectObject(op, bytes));
+    CANNBOT_ASSIGN_OR_RETURN(std::string problem, InspectObject(op, target, bytes));
     if (!problem.empty()) {
       result.ok = false;
       result.reason = problem;

@@ -44,6 +44,25 @@ struct CompilerConfig {
   int address_space_mb = 4096;
 };
 
+// How kernels of one target are built. The default (empty) is the cpu target: the op's
+// contract prelude and nothing else. Other targets (ascendc) bring headers into the build
+// directory, a wrapper translation unit that adapts their kernels to the cpu ABI the runner
+// calls, and flags.
+struct TargetBuild {
+  std::string name = "cpu";
+  std::string prelude;  // forced-included first; "" = the cpu contract for the op
+  std::vector<std::pair<std::string, std::string>> files;  // {name, text} put beside the kernel
+  std::string wrapper;  // a second translation unit compiled with the kernel ("" = none)
+  std::vector<std::string> flags;               // after the configured flags
+  std::vector<std::string> required_symbols;    // for "does not define X" reasons
+  std::string contract;                         // the signatures, for reasons
+  // A kernel of this target that certainly runs no code at load: the object check's yardstick.
+  std::string plain_source;
+  // Symbols containing one of these belong to the target's own runtime headers (template
+  // instantiations the kernel pulls in) and are not the kernel claiming a reserved name.
+  std::vector<std::string> runtime_symbol_markers;
+};
+
 struct CompileResult {
   bool ok = false;
   bool cached = false;
@@ -64,7 +83,8 @@ class Compiler {
   // does not build is an ok Result with result.ok == false; errors are for infrastructure
   // problems only (cannot write files, cannot start the compiler).
   Result<CompileResult> Compile(const ops::OpSpec& op, const std::string& source,
-                                const std::string& work_dir, const std::string& name);
+                                const std::string& work_dir, const std::string& name,
+                                const TargetBuild& target = TargetBuild());
 
   // Compiles the op's own reference kernel (trusted: no source or object checks).
   Result<CompileResult> CompileReference(const ops::OpSpec& op, const std::string& work_dir,
@@ -75,17 +95,20 @@ class Compiler {
   const CompilerConfig& config() const { return config_; }
 
  private:
-  std::string CacheKey(const ops::OpSpec& op, const std::string& source) const;
+  // `target` with its defaults filled in for `op`.
+  static TargetBuild Resolve(const ops::OpSpec& op, const TargetBuild& target);
+  std::string CacheKey(const TargetBuild& target, const std::string& source) const;
   Result<CompileResult> CompileChecked(const ops::OpSpec& op, const std::string& source,
                                        const std::string& work_dir, const std::string& name,
-                                       bool trusted);
-  Result<CompileResult> Build(const ops::OpSpec& op, const std::string& source,
+                                       const TargetBuild& target, bool trusted);
+  Result<CompileResult> Build(const TargetBuild& target, const std::string& source,
                               std::string* shared_object_bytes);
   // Build() through the cache.
-  Result<CompileResult> BuildCached(const ops::OpSpec& op, const std::string& source,
+  Result<CompileResult> BuildCached(const TargetBuild& target, const std::string& source,
                                     std::string* shared_object_bytes);
   // "" when the built object is clean, else why not (object_inspector.h).
-  Result<std::string> InspectObject(const ops::OpSpec& op, const std::string& bytes);
+  Result<std::string> InspectObject(const ops::OpSpec& op, const TargetBuild& target,
+                                    const std::string& bytes);
 
   CompilerConfig config_;
   store::Store* cache_;

@@ -340,6 +340,12 @@ size_t KernelRunner::ChildOutputBytes() const {
   return ::stat(output_path_.c_str(), &st) == 0 ? static_cast<size_t>(st.st_size) : 0;
 }
 
+std::string KernelRunner::ChildOutputSince(size_t offset) const {
+  auto text = ReadFile(output_path_, 1u << 30);
+  if (!text.ok() || text->size() <= offset) return "";
+  return text->substr(offset);
+}
+
 std::string KernelRunner::ChildOutput(size_t max_bytes) const {
   auto text = ReadFile(output_path_, 1u << 30);
   if (!text.ok()) return "";

@@ -82,6 +82,8 @@ class KernelRunner {
   std::string ChildOutput(size_t max_bytes = 4096) const;
   // Bytes the child wrote to stdout/stderr so far.
   size_t ChildOutputBytes() const;
+  // What the child wrote after the first `offset` bytes.
+  std::string ChildOutputSince(size_t offset) const;
   // Sandbox mechanisms the child could not apply (empty when fully confined).
   const std::vector<std::string>& sandbox_warnings() const { return sandbox_warnings_; }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cannbot/validator/inputs.h"
+#include "cannbot/validator/output_judge.h"
 #include "cannbot/validator/tensor_layout.h"
 
 namespace cannbot::validator {
@@ -91,7 +92,8 @@ std::vector<runner_protocol::ArgKind> ArgKinds(const ops::OpSpec& op) {
 
 Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& shared_object,
                                       uint64_t seed, const RunnerConfig& runner_config,
-                                      const NumericConfig& config, const std::string& work_dir) {
+                                      const NumericConfig& config, const std::string& work_dir,
+                                      const OutputJudge& judge) {
   NumericReport report;
   size_t region_bytes = 0;
   for (const ops::Shape& shape : op.shapes) {
@@ -99,7 +101,11 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
   }
   CANNBOT_ASSIGN_OR_RETURN(auto runner,
                            KernelRunner::Start(runner_config, region_bytes, work_dir));
-  auto fail = [&](const std::string& layer, const std::string& reason) {
+  auto fail = [&](const std::string& layer, std::string reason) {
+    if (layer == "sandbox") {  // the target's runtime may know better than the signal
+      const std::string better = judge.ExplainCrash(runner->ChildOutput(1u << 20));
+      if (!better.empty()) reason = better;
+    }
     report.ok = false;
     report.layer = layer;
     report.reason = reason;
@@ -130,6 +136,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
     const std::vector<KernelArg> args = data.layout.Args(op, shape);
 
     StageInputs(region, data);
+    const size_t printed_before = runner->ChildOutputBytes();
     auto timing = runner->Call(0, {args}, 1, config.call_timeout);
     if (!timing.ok()) {
       if (child_failed(timing.status())) {
@@ -142,12 +149,13 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
     if (problem.empty()) problem = CheckGuards(region, data.layout.inputs, "input");
     if (problem.empty()) problem = CheckInputsIntact(region, data);
     auto first_outputs = CopyOutputs(region, data.layout);
+    const std::string printed = runner->ChildOutputSince(printed_before);
     for (size_t i = 0; i < first_outputs.size(); ++i) {
-      Comparison c = CompareOutputs(data.expected[i].data(), first_outputs[i].data(),
-                                    data.layout.outputs[i].elements, result.tolerance);
-      if (problem.empty() && !c.ok()) {
-        problem = "wrong results: " + c.Describe(data.layout.outputs[i].name);
-      }
+      Comparison c;
+      std::string wrong = judge.Judge(op, shape, data.inputs, i, data.expected[i].data(),
+                                      first_outputs[i].data(), data.layout.outputs[i].elements,
+                                      printed, &c);
+      if (problem.empty()) problem = wrong;
       MergeComparison(&result.comparison, c);
     }
     if (problem.empty() && config.check_determinism) {
@@ -163,12 +171,14 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
       for (size_t i = 0; i < second_outputs.size() && problem.empty(); ++i) {
         if (std::memcmp(first_outputs[i].data(), second_outputs[i].data(),
                         data.layout.outputs[i].bytes()) != 0) {
-          Comparison c = CompareOutputs(data.expected[i].data(), second_outputs[i].data(),
-                                        data.layout.outputs[i].elements, result.tolerance);
+          Comparison c;
+          const std::string wrong =
+              judge.Judge(op, shape, data.inputs, i, data.expected[i].data(),
+                          second_outputs[i].data(), data.layout.outputs[i].elements, printed, &c);
           problem = "nondeterministic: a second run on the same inputs gave different bits in "
                     "output " + data.layout.outputs[i].name +
-                    (c.ok() ? std::string(" (both within tolerance)")
-                            : " (second run: " + c.Describe(data.layout.outputs[i].name) + ")");
+                    (wrong.empty() ? std::string(" (both within tolerance)")
+                                   : " (second run: " + wrong + ")");
         }
       }
     }
@@ -176,9 +186,8 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
     report.cases.push_back(result);
     if (!problem.empty()) return fail("numeric", problem + " " + where);
   }
-  if (runner->ChildOutputBytes() > 0) {
-    return fail("sandbox", PrintedReason(runner->ChildOutputBytes(), runner->ChildOutput(80)));
-  }
+  const std::string printing = judge.Printing(runner->ChildOutput(1u << 20));
+  if (!printing.empty()) return fail("sandbox", PrintedReason(printing.size(), printing.substr(0, 80)));
   report.ok = true;
   return report;
 }

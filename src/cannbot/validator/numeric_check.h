@@ -21,6 +21,7 @@
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/validator/compare.h"
 #include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/output_judge.h"
 
 namespace cannbot::validator {
 
@@ -47,11 +48,12 @@ struct NumericReport {
   std::vector<std::string> sandbox_warnings;  // confinement the runner could not apply
 };
 
-// Runs every numeric (non-perf) shape of `op` against `shared_object`. An error Status means
-// the validator itself could not run (not the kernel's fault).
+// Runs every numeric (non-perf) shape of `op` against `shared_object`, judging outputs with
+// `judge`. An error Status means the validator itself could not run (not the kernel's fault).
 Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& shared_object,
                                       uint64_t seed, const RunnerConfig& runner,
-                                      const NumericConfig& config, const std::string& work_dir);
+                                      const NumericConfig& config, const std::string& work_dir,
+                                      const OutputJudge& judge = DefaultJudge());
 
 // The argument kinds of an op's signature, for KernelRunner::Load.
 std::vector<runner_protocol::ArgKind> ArgKinds(const ops::OpSpec& op);

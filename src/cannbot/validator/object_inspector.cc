@@ -136,7 +136,8 @@ const std::set<std::string>& SystemLibrarySymbols() {
   return symbols;
 }
 
-std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& plain) {
+std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& plain,
+                             const std::vector<std::string>& runtime_markers) {
   if (candidate.load_time_resolvers > plain.load_time_resolvers) {
     return "the kernel runs code when it is loaded (an IFUNC resolver, e.g. "
            "__attribute__((ifunc)) or target_clones); kernels must not run code outside "
@@ -156,13 +157,22 @@ std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& pl
            "run code outside their call";
   }
   const std::set<std::string>& system = SystemLibrarySymbols();
-  const std::set<std::string> toolchain(plain.defined_symbols.begin(),
-                                        plain.defined_symbols.end());
+  // What every kernel built this way defines (_init, _fini, a target's inline helpers), except
+  // the reference's own names: a candidate must never define those.
+  std::set<std::string> toolchain;
+  for (const std::string& name : plain.defined_symbols) {
+    if (name.find("cannbot_ref") == std::string::npos) toolchain.insert(name);
+  }
   for (const std::string& name : candidate.defined_symbols) {
+    if (toolchain.count(name) > 0) continue;
+    bool runtime = false;
+    for (const std::string& marker : runtime_markers) {
+      runtime = runtime || name.find(marker) != std::string::npos;
+    }
+    if (runtime) continue;
     if (name.find("cannbot") != std::string::npos) {
       return "the kernel defines " + name + ", a name reserved for cannbot's harness";
     }
-    if (toolchain.count(name) > 0) continue;  // every kernel has these (_init, _fini, ...)
     if (system.count(name) > 0) {
       return "the kernel defines " + name +
              ", a C library function, which could shadow what the harness relies on";

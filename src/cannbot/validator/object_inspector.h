@@ -34,6 +34,8 @@ const std::set<std::string>& SystemLibrarySymbols();
 // "" when the candidate is clean; else one sentence. `plain` are the facts of a kernel built
 // the same way that certainly has no constructors (the toolchain's own start-up files add
 // a fixed number of entries).
-std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& plain);
+// `runtime_markers`: substrings of symbols that a target's runtime headers define.
+std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& plain,
+                             const std::vector<std::string>& runtime_markers = {});
 
 }  // namespace cannbot::validator

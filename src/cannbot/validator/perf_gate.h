@@ -61,6 +61,10 @@ struct PerfReport {
   KernelTiming baseline;
   KernelTiming candidate;
   std::string child_output;
+  // Targets without the hardware here (ascendc) compare a cost model's estimates instead.
+  bool estimated = false;
+  std::string device;           // what the estimate is for
+  std::string estimate_detail;  // the cost model's breakdown
 };
 
 // Errors are the validator's own (cannot start the runner); a misbehaving kernel is a report.

@@ -15,10 +15,36 @@ const MachineModel& Validator::Machine() {
   return *machine_;
 }
 
-Result<std::string> Validator::BuildBaseline(const ops::OpSpec& op,
+Result<Validator::TargetPlan> Validator::Plan(const std::string& op_name,
+                                               const std::string& target) {
+  const ops::OpSpec* op = registry_.Find(op_name);
+  if (op == nullptr) return Status::NotFound("unknown op '" + op_name + "'");
+  TargetPlan plan;
+  plan.target = target.empty() ? "cpu" : target;
+  if (plan.target == "cpu") {
+    plan.spec = std::make_shared<ops::OpSpec>(*op);
+    plan.judge = &DefaultJudge();
+    return plan;
+  }
+  if (plan.target == "ascendc") {
+    CANNBOT_ASSIGN_OR_RETURN(AscendcTarget ascendc, MakeAscendcTarget(*op));
+    plan.spec = std::make_shared<ops::OpSpec>(std::move(ascendc.spec));
+    plan.build = std::move(ascendc.build);
+    plan.judge = &ascendc_judge_;
+    return plan;
+  }
+  return Status::InvalidArgument("unknown target '" + target + "' (cpu or ascendc)");
+}
+
+Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
                                              const ValidationRequest& request, uint64_t seed,
                                              const std::string& work_dir) {
+  const ops::OpSpec& op = *plan.spec;
   if (!request.baseline) {
+    if (plan.target != "cpu") {
+      return Status::InvalidArgument("the " + plan.target +
+                                     " target has no built-in baseline: give one (--baseline)");
+    }
     CANNBOT_ASSIGN_OR_RETURN(CompileResult built,
                              compiler_.CompileReference(op, work_dir, "baseline"));
     if (!built.ok) {
@@ -28,8 +54,8 @@ Result<std::string> Validator::BuildBaseline(const ops::OpSpec& op,
     return built.shared_object_path;
   }
   const KernelSource& baseline = *request.baseline;
-  CANNBOT_ASSIGN_OR_RETURN(CompileResult built,
-                           compiler_.Compile(op, baseline.text, work_dir, "baseline"));
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult built, compiler_.Compile(op, baseline.text, work_dir,
+                                                                  "baseline", plan.build));
   if (!built.ok) {
     return Status::InvalidArgument("the baseline " + baseline.name +
                                    " is not a valid kernel: " + built.reason);
@@ -37,7 +63,7 @@ Result<std::string> Validator::BuildBaseline(const ops::OpSpec& op,
   if (request.baseline_checked) return built.shared_object_path;
   CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
                            RunNumericCheck(op, built.shared_object_path, seed, config_.runner,
-                                           config_.numeric, work_dir));
+                                           config_.numeric, work_dir, *plan.judge));
   if (!numeric.ok) {
     return Status::InvalidArgument("the baseline " + baseline.name +
                                    " is not a correct kernel: " + numeric.reason);
@@ -46,21 +72,22 @@ Result<std::string> Validator::BuildBaseline(const ops::OpSpec& op,
 }
 
 Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const KernelSource& kernel,
-                                           std::optional<uint64_t> seed) {
-  const ops::OpSpec* op = registry_.Find(op_name);
-  if (op == nullptr) return Status::NotFound("unknown op '" + op_name + "'");
+                                           std::optional<uint64_t> seed,
+                                           const std::string& target) {
+  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(op_name, target));
   CANNBOT_ASSIGN_OR_RETURN(TempDir work, TempDir::Create("cannbot-check"));
   KernelCheck check;
-  CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*op, kernel.text, work.path(), "kernel"));
+  CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*plan.spec, kernel.text, work.path(),
+                                                            "kernel", plan.build));
   if (!check.compile.ok) {
     check.layer = "compile";
     check.reason = check.compile.reason;
     return check;
   }
   CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
-                           RunNumericCheck(*op, check.compile.shared_object_path,
+                           RunNumericCheck(*plan.spec, check.compile.shared_object_path,
                                            seed.value_or(NewSeed()), config_.runner,
-                                           config_.numeric, work.path()));
+                                           config_.numeric, work.path(), *plan.judge));
   check.numeric = numeric;
   check.ok = numeric.ok;
   check.layer = numeric.ok ? "" : numeric.layer;
@@ -70,10 +97,11 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
 
 Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   const auto start = SteadyClock::now();
-  const ops::OpSpec* op = registry_.Find(request.op);
-  if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
+  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(request.op, request.target));
+  const ops::OpSpec& op = *plan.spec;
   Verdict verdict;
-  verdict.op = op->name;
+  verdict.op = op.name;
+  verdict.target = plan.target;
   verdict.seed = request.seed.value_or(NewSeed());
   verdict.candidate_name = request.candidate.name;
   verdict.baseline_name = request.baseline ? request.baseline->name : "reference";
@@ -87,26 +115,35 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
     return verdict;
   };
 
-  CANNBOT_ASSIGN_OR_RETURN(verdict.compile, compiler_.Compile(*op, request.candidate.text,
-                                                              work.path(), "candidate"));
+  CANNBOT_ASSIGN_OR_RETURN(verdict.compile, compiler_.Compile(op, request.candidate.text,
+                                                              work.path(), "candidate",
+                                                              plan.build));
   if (!verdict.compile.ok) return finish(false, "compile", verdict.compile.reason);
   CANNBOT_ASSIGN_OR_RETURN(std::string baseline_object,
-                           BuildBaseline(*op, request, verdict.seed, work.path()));
+                           BuildBaseline(plan, request, verdict.seed, work.path()));
 
   CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
-                           RunNumericCheck(*op, verdict.compile.shared_object_path, verdict.seed,
-                                           config_.runner, config_.numeric, work.path()));
+                           RunNumericCheck(op, verdict.compile.shared_object_path, verdict.seed,
+                                           config_.runner, config_.numeric, work.path(),
+                                           *plan.judge));
   verdict.numeric = numeric;
   if (!numeric.ok) return finish(false, numeric.layer, numeric.reason);
 
-  verdict.machine = Machine();
   PerfConfig perf_config = config_.perf;
   if (request.min_speedup) perf_config.min_speedup = *request.min_speedup;
-  std::lock_guard<std::mutex> perf_lock(perf_mutex_);
-  CANNBOT_ASSIGN_OR_RETURN(PerfReport perf,
-                           RunPerfGate(*op, verdict.compile.shared_object_path, baseline_object,
-                                       verdict.seed, *verdict.machine, config_.runner,
-                                       perf_config, work.path()));
+  PerfReport perf;
+  if (plan.target == "ascendc") {
+    CANNBOT_ASSIGN_OR_RETURN(perf, EstimateAscendcPerf(op, verdict.compile.shared_object_path,
+                                                       baseline_object, verdict.seed,
+                                                       config_.device, config_.runner,
+                                                       perf_config, work.path()));
+  } else {
+    verdict.machine = Machine();
+    std::lock_guard<std::mutex> perf_lock(perf_mutex_);
+    CANNBOT_ASSIGN_OR_RETURN(perf, RunPerfGate(op, verdict.compile.shared_object_path,
+                                               baseline_object, verdict.seed, *verdict.machine,
+                                               config_.runner, perf_config, work.path()));
+  }
   verdict.perf = perf;
   if (!perf.ok) return finish(false, perf.layer, perf.reason);
   const size_t cases = numeric.cases.size();

@@ -14,12 +14,15 @@
 // two timings at once on a small machine are worthless.
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "cannbot/ops/registry.h"
 #include "cannbot/store/store.h"
+#include "cannbot/ascendc/device_profile.h"
+#include "cannbot/validator/ascendc_target.h"
 #include "cannbot/validator/compiler.h"
 #include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/numeric_check.h"
@@ -33,7 +36,8 @@ struct ValidatorConfig {
   RunnerConfig runner;
   NumericConfig numeric;
   PerfConfig perf;
-  bool keep_work_dir = false;  // leave the private work directory behind for debugging
+  ascendc::DeviceProfile device;  // what the ascendc target's cost model estimates for
+  bool keep_work_dir = false;     // leave the private work directory behind for debugging
 };
 
 struct KernelSource {
@@ -49,6 +53,7 @@ struct ValidationRequest {
   // The baseline already passed CheckKernel with this validator: skip its numeric check.
   bool baseline_checked = false;
   std::optional<double> min_speedup;     // none: config().perf.min_speedup
+  std::string target = "cpu";            // "cpu" or "ascendc" (docs/kernel-abi.md)
 };
 
 // A kernel through the first two layers only (is it a correct kernel at all?).
@@ -73,13 +78,23 @@ class Validator {
   // Compile and numeric layers only: used to check a user's own kernel before optimising it
   // (and to tell a kernel author that their change broke the numbers).
   Result<KernelCheck> CheckKernel(const std::string& op, const KernelSource& kernel,
-                                  std::optional<uint64_t> seed = std::nullopt);
+                                  std::optional<uint64_t> seed = std::nullopt,
+                                  const std::string& target = "cpu");
 
   const ValidatorConfig& config() const { return config_; }
   const MachineModel& Machine();
 
  private:
-  Result<std::string> BuildBaseline(const ops::OpSpec& op, const ValidationRequest& request,
+  // How one target validates an op: the spec its kernels are called with, how they are
+  // built, how their outputs are judged.
+  struct TargetPlan {
+    std::string target;
+    std::shared_ptr<const ops::OpSpec> spec;
+    TargetBuild build;  // empty: the cpu target
+    const OutputJudge* judge = nullptr;
+  };
+  Result<TargetPlan> Plan(const std::string& op, const std::string& target);
+  Result<std::string> BuildBaseline(const TargetPlan& plan, const ValidationRequest& request,
                                     uint64_t seed, const std::string& work_dir);
 
   ValidatorConfig config_;
@@ -89,6 +104,7 @@ class Validator {
   std::mutex perf_mutex_;
   std::mutex machine_mutex_;
   std::optional<MachineModel> machine_;
+  AscendcJudge ascendc_judge_;
 };
 
 }  // namespace cannbot::validator

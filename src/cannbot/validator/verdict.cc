@@ -67,6 +67,11 @@ nlohmann::json PerfJson(const PerfReport& p) {
     out["baseline"] = TimingJson(p.baseline);
     out["candidate"] = TimingJson(p.candidate);
   }
+  out["estimated"] = p.estimated;
+  if (p.estimated) {
+    out["device"] = p.device;
+    out["estimate_detail"] = p.estimate_detail;
+  }
   if (!p.child_output.empty()) out["kernel_output"] = p.child_output;
   return out;
 }
@@ -93,6 +98,7 @@ nlohmann::json Verdict::ToJson() const {
       {"layer", layer.empty() ? nlohmann::json(nullptr) : nlohmann::json(layer)},
       {"reason", reason},
       {"op", op},
+      {"target", target},
       {"seed", seed},
       {"candidate", candidate_name},
       {"baseline", baseline_name},
@@ -107,7 +113,7 @@ nlohmann::json Verdict::ToJson() const {
 
 std::string Verdict::RenderText() const {
   std::ostringstream out;
-  out << "cannbot validate: op " << op << ", seed " << seed << "\n";
+  out << "cannbot validate: op " << op << " (target " << target << "), seed " << seed << "\n";
   out << "  candidate  " << candidate_name << "\n";
   out << "  baseline   " << baseline_name << "\n\n";
   out << Format("  %-9s %-6s %s\n", "layer", "result", "detail");
@@ -141,7 +147,13 @@ std::string Verdict::RenderText() const {
                     c.comparison.mean_rel_error, c.problem.empty() ? "ok" : "FAIL");
     }
   }
-  if (perf && perf->rounds > 0) {
+  if (perf && perf->estimated) {
+    out << "\n  perf shape " << perf->shape << ", estimated for " << perf->device
+        << " by the cost model (not measured)\n";
+    out << Format("  baseline   %9.3f us (estimated)\n  candidate  %9.3f us (estimated)\n",
+                  perf->baseline.median_seconds * 1e6, perf->candidate.median_seconds * 1e6);
+    out << "  " << perf->estimate_detail << "\n";
+  } else if (perf && perf->rounds > 0) {
     out << "\n  perf shape " << perf->shape << ", " << perf->rounds << " rounds";
     if (machine) {
       out << Format("; roofline: %.1f GB/s, %.0f GFLOP/s (%s)", machine->stream_gbps,

@@ -22,6 +22,7 @@ namespace cannbot::validator {
 
 struct Verdict {
   std::string op;
+  std::string target = "cpu";
   uint64_t seed = 0;
   bool accepted = false;
   std::string layer;   // empty when accepted

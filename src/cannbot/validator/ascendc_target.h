@@ -1,0 +1,55 @@
+// The ascendc target: Ascend C vector kernels validated on the CPU through cannbot's own
+// emulation of the programming model (targets/ascendc/, docs/ascendc.md).
+//
+// A candidate defines OP_tiling (host) and OP_kernel (device) per docs/kernel-abi.md. cannbot
+// builds it with the emulation headers and a generated wrapper that exposes the cpu ABI, plus
+// one extra int64 per tensor (its element count), so the sandboxed runner, the numeric layer
+// and the hostile-kernel defences work unchanged. Outputs are judged with the CANN precision
+// standard for the dtype the kernel chose; the perf layer runs each kernel once on the perf
+// shape and compares the cost model's estimates of their time on the device (labelled as
+// estimates), after checking the emulation's counters against the compulsory traffic.
+//
+// Thread-safety: plain values and pure functions; the judge is immutable.
+#pragma once
+
+#include <string>
+
+#include "cannbot/ascendc/device_profile.h"
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/validator/compiler.h"
+#include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/output_judge.h"
+#include "cannbot/validator/perf_gate.h"
+
+namespace cannbot::validator {
+
+struct AscendcTarget {
+  TargetBuild build;
+  ops::OpSpec spec;  // the op with one more size per tensor: its element count
+};
+
+// Reads the emulation headers from the data directory.
+Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op);
+
+// Judges outputs with the CANN precision standard for the kernel's dtype (read from its stats
+// line), and explains crashes by the emulation's rule-violation lines.
+class AscendcJudge : public OutputJudge {
+ public:
+  std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
+                    const std::vector<std::vector<float>>& inputs, size_t output_index,
+                    const float* expected, const float* got, int64_t elements,
+                    const std::string& printed, Comparison* summary) const override;
+  std::string Printing(const std::string& printed) const override;
+  std::string ExplainCrash(const std::string& printed) const override;
+};
+
+// The ascendc perf layer: both kernels once on the perf shape, outputs judged, counters
+// checked, then the cost model's estimated times compared against min_speedup.
+Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
+                                       const std::string& candidate_object,
+                                       const std::string& baseline_object, uint64_t seed,
+                                       const ascendc::DeviceProfile& device,
+                                       const RunnerConfig& runner, const PerfConfig& config,
+                                       const std::string& work_dir);
+
+}  // namespace cannbot::validator

@@ -1,0 +1,48 @@
+// OutputJudge: decides whether one call's outputs are right, and what counts as the kernel
+// printing. The cpu target compares element by element with the op's tolerance; other
+// targets (ascendc) apply their own precision standard and read the lines their runtime
+// prints on stdout.
+//
+// Thread-safety: judges are immutable; calls are const.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/validator/compare.h"
+
+namespace cannbot::validator {
+
+class OutputJudge {
+ public:
+  virtual ~OutputJudge() = default;
+  // One output of one call against the reference's; `inputs` are what the kernel was given
+  // and `printed` what it wrote during the call. Fills `summary`; returns "" when right,
+  // else one sentence.
+  virtual std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
+                            const std::vector<std::vector<float>>& inputs, size_t output_index,
+                            const float* expected, const float* got, int64_t elements,
+                            const std::string& printed, Comparison* summary) const = 0;
+  // The part of `printed` that counts as the kernel printing (a runtime's own lines excluded).
+  virtual std::string Printing(const std::string& printed) const { return printed; }
+  // A better reason for a crash than the signal, from what was printed ("" = none).
+  virtual std::string ExplainCrash(const std::string& printed) const {
+    (void)printed;
+    return "";
+  }
+};
+
+// |got - expected| <= atol + rtol * |expected| with the op's tolerance for the shape.
+class ToleranceJudge : public OutputJudge {
+ public:
+  std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
+                    const std::vector<std::vector<float>>& inputs, size_t output_index,
+                    const float* expected, const float* got, int64_t elements,
+                    const std::string& printed, Comparison* summary) const override;
+};
+
+const OutputJudge& DefaultJudge();
+
+}  // namespace cannbot::validator

@@ -1,0 +1,113 @@
+// The ascendc target through the whole validator: Ascend C kernels built with the emulation,
+// run in the sandboxed runner, judged by the CANN precision standard, and compared by the
+// cost model's estimates.
+#include <gtest/gtest.h>
+
+#include "integration/test_support.h"
+
+namespace cannbot::validator {
+namespace {
+
+using testing::Fixture;
+using testing::Kernel;
+using testing::SourcePath;
+
+class AscendcValidateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = testing::SharedStore();
+    ASSERT_NE(store_, nullptr);
+    validator_ = std::make_unique<Validator>(testing::TestConfig(), store_.get());
+  }
+
+  Verdict Validate(const std::string& op, const std::string& candidate,
+                   const std::string& baseline) {
+    ValidationRequest request;
+    request.op = op;
+    request.target = "ascendc";
+    request.candidate = Kernel(candidate);
+    request.baseline = Kernel(baseline);
+    request.seed = 77;
+    auto verdict = validator_->Validate(request);
+    EXPECT_TRUE(verdict.ok()) << verdict.status().ToString();
+    return verdict.ok() ? *verdict : Verdict{};
+  }
+
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<Validator> validator_;
+};
+
+class AscendcValidatedExampleTest : public AscendcValidateTest,
+                           public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(AscendcValidatedExampleTest, FastBeatsSlowByTheEstimate) {
+  const std::string op = GetParam();
+  Verdict v = Validate(op, SourcePath("examples/ascendc/" + op + "_fast.cpp"),
+                       SourcePath("examples/ascendc/" + op + "_slow.cpp"));
+  EXPECT_TRUE(v.accepted) << v.RenderText();
+  EXPECT_EQ(v.target, "ascendc");
+  ASSERT_TRUE(v.perf.has_value());
+  EXPECT_TRUE(v.perf->estimated);
+  EXPECT_GT(v.perf->speedup, 10.0);
+  EXPECT_NE(v.reason.find("estimated"), std::string::npos) << v.reason;
+  const nlohmann::json json = v.ToJson();
+  EXPECT_TRUE(json["perf"]["estimated"].get<bool>());
+  EXPECT_EQ(json["target"], "ascendc");
+}
+
+INSTANTIATE_TEST_SUITE_P(AscendcTarget, AscendcValidatedExampleTest,
+                         ::testing::Values("add", "swish", "gelu", "layernorm"));
+
+TEST_F(AscendcValidateTest, UnifiedBufferOverflowNamesTheRule) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/ub_overflow.cpp"),
+                       SourcePath("examples/ascendc/add_slow.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_NE(v.reason.find("ub-overflow"), std::string::npos) << v.reason;
+}
+
+TEST_F(AscendcValidateTest, MisalignedCopyNamesTheRule) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/misaligned_copy.cpp"),
+                       SourcePath("examples/ascendc/add_slow.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_NE(v.reason.find("copy-misaligned"), std::string::npos) << v.reason;
+}
+
+TEST_F(AscendcValidateTest, WrongNumbersFailThePrecisionStandard) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/wrong_numbers.cpp"),
+                       SourcePath("examples/ascendc/add_slow.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, "numeric");
+  EXPECT_NE(v.reason.find("CANN precision standard"), std::string::npos) << v.reason;
+}
+
+TEST_F(AscendcValidateTest, MissingBaselineIsAnInvalidRequest) {
+  ValidationRequest request;
+  request.op = "add";
+  request.target = "ascendc";
+  request.candidate = Kernel(SourcePath("examples/ascendc/add_fast.cpp"));
+  auto verdict = validator_->Validate(request);
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_EQ(verdict.status().code(), Status::Code::kInvalidArgument);
+}
+
+TEST_F(AscendcValidateTest, CpuKernelIsNotAnAscendcKernel) {
+  Verdict v = Validate("add", SourcePath("examples/add/naive.cpp"),
+                       SourcePath("examples/ascendc/add_slow.cpp"));
+  EXPECT_EQ(v.layer, "compile");
+  EXPECT_NE(v.reason.find("add_kernel"), std::string::npos) << v.reason;
+}
+
+TEST_F(AscendcValidateTest, UnknownTargetIsAnInvalidRequest) {
+  ValidationRequest request;
+  request.op = "add";
+  request.target = "tpu";
+  request.candidate = Kernel(SourcePath("examples/add/naive.cpp"));
+  auto verdict = validator_->Validate(request);
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_NE(verdict.status().message().find("unknown target"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cannbot::validator
