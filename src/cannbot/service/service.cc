@@ -97,6 +97,8 @@ void Service::RunOne(const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(running_mutex_);
     running_[id] = control;
+    // Taken from the queue just as the grace period ended: checkpoint it at once.
+    if (checkpointing_) control->Request(RunControl::kShutdown);
   }
   service_metrics_.workers_busy->Add({}, 1);
   Status s;
@@ -147,6 +149,7 @@ void Service::Shutdown(std::chrono::milliseconds grace) {
                  grace.count());
     }
     running_changed_.wait_for(lock, grace, [&] { return running_.empty(); });
+    checkpointing_ = true;
     for (auto& [id, control] : running_) control->Request(RunControl::kShutdown);
   }
   for (std::thread& t : threads_) {

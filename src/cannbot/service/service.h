@@ -140,6 +140,7 @@ class Service {
   std::mutex running_mutex_;
   std::condition_variable running_changed_;
   std::map<std::string, std::shared_ptr<RunControl>> running_;
+  bool checkpointing_ = false;  // the grace period is over (guarded by running_mutex_)
   std::vector<std::thread> threads_;
 
   std::mutex pruner_mutex_;
