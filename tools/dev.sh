@@ -2,12 +2,13 @@
 # cannbot's one-line developer commands (the README's two commands).
 #
 #   tools/dev.sh demo   install what is missing, build, run the main job on a bundled example
-#   tools/dev.sh test   install what is missing, build, run every test, then run the suite
-#                       again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   tools/dev.sh test   install what is missing, build with AddressSanitizer and
+#                       UndefinedBehaviorSanitizer, run every test
 #   tools/dev.sh build  install what is missing and build
 #
 # Works as root on a fresh Debian 12 machine with only a compiler and cmake; elsewhere it
-# uses sudo for apt-get. Set CANNBOT_BUILD_DIR to build somewhere other than ./build.
+# uses sudo for apt-get. CANNBOT_BUILD_DIR (default ./build) and CANNBOT_TEST_BUILD_DIR
+# (default ./build-test) choose where the release and the test builds go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${CANNBOT_BUILD_DIR:-build}
@@ -41,18 +42,25 @@ build() {
   cmake --build "$BUILD_DIR" -j"$(nproc)"
 }
 
-# The project's own code under ASan + UBSan (kernels and the runner that hosts them are not
-# instrumented: the runner's sandbox takes away what the sanitizer runtimes need). Warnings
-# are not errors here: GCC 12 reports false "maybe-uninitialized" inside std::regex and
-# std::function under instrumentation.
-sanitized_tests() {
-  local dir="$BUILD_DIR-sanitize"
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANNBOT_SANITIZE=ON \
-    -DCANNBOT_BUILD_BENCH=OFF -DCANNBOT_WERROR=OFF >/dev/null
-  cmake --build "$dir" -j"$(nproc)"
-  "$dir/cannbot" machine --remeasure --db "$dir/tests/integration-store.db" >/dev/null
+# The test build: the project's own code under AddressSanitizer + UndefinedBehaviorSanitizer
+# (kernels and the runner that hosts them are not instrumented: the runner's sandbox takes
+# away what the sanitizer runtimes need), at -Og, which compiles as fast as -O0 and runs the
+# reference kernels fast enough. The whole suite runs once, here: it is the only build CI makes.
+TEST_BUILD_DIR=${CANNBOT_TEST_BUILD_DIR:-build-test}
+
+test_build() {
+  cmake -S . -B "$TEST_BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-Og -g1" \
+    -DCANNBOT_SANITIZE=ON >/dev/null
+  cmake --build "$TEST_BUILD_DIR" -j"$(nproc)"
+}
+
+run_tests() {
+  # Measure the roofline once, before the suite loads the machine, into the store the
+  # integration tests share (a model measured under load would be too low).
+  "$TEST_BUILD_DIR/cannbot" machine --remeasure --db "$TEST_BUILD_DIR/tests/integration-store.db" \
+    >/dev/null
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
+    ctest --test-dir "$TEST_BUILD_DIR" --output-on-failure -j"$(nproc)"
 }
 
 case "${1:-}" in
@@ -70,12 +78,8 @@ case "${1:-}" in
     ;;
   test)
     install_missing
-    build
-    # Measure the roofline once, before the suite loads the machine, into the store the
-    # integration tests share (a model measured under load would be too low).
-    "$BUILD_DIR/cannbot" machine --remeasure --db "$BUILD_DIR/tests/integration-store.db" >/dev/null
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
-    sanitized_tests
+    test_build
+    run_tests
     ;;
   *)
     echo "usage: tools/dev.sh demo|test|build" >&2

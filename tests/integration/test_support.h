@@ -36,7 +36,7 @@ inline validator::KernelSource Kernel(const std::string& path) {
 inline validator::ValidatorConfig TestConfig() {
   validator::ValidatorConfig config;
   config.compiler.source_check = false;
-  config.compiler.timeout = std::chrono::milliseconds(15000);
+  config.compiler.timeout = std::chrono::milliseconds(8000);
   config.compiler.address_space_mb = 2048;
   config.numeric.call_timeout = std::chrono::milliseconds(3000);
   config.perf.max_seconds = 8;

@@ -7,13 +7,12 @@
 #include <string>
 
 #include "cannbot/ci/comment.h"
+#include "unit_support.h"
 
 namespace cannbot::ci {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 KernelSection Faster(const std::string& path) {
   KernelSection k;

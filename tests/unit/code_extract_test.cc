@@ -6,13 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include "unit_support.h"
 
 namespace cannbot::llm {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 // A small, complete kernel for the `swish` op; the marker tells candidates apart.
 std::string SwishKernel(const std::string& marker) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cannbot/validator/tensor_layout.h"
+#include "unit_support.h"
 
 namespace cannbot::validator {
 namespace {
@@ -37,9 +38,7 @@ Comparison Compare(const std::vector<float>& expected, const std::vector<float>&
                         tolerance);
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 TEST(CompareTest, ExactMatchIsOk) {
   std::vector<float> v = {0.0f, -1.5f, 3.25f, 1e20f, -1e-20f, kInf, -kInf, kNaN};

@@ -13,13 +13,12 @@
 #include <vector>
 
 #include "cannbot/util/fs.h"
+#include "unit_support.h"
 
 namespace cannbot::config {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 class ConfigFileTest : public ::testing::Test {
  protected:

@@ -13,13 +13,12 @@
 
 #include "cannbot/util/fs.h"
 #include "cannbot/util/subprocess.h"
+#include "unit_support.h"
 
 namespace cannbot {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 std::vector<std::string> SplitLines(const std::string& text) {
   std::vector<std::string> lines;

@@ -8,13 +8,12 @@
 #include <filesystem>
 #include <string>
 #include <utility>
+#include "unit_support.h"
 
 namespace cannbot {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 bool IsDirectory(const std::string& path) {
   struct stat st {};

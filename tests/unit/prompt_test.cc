@@ -9,13 +9,12 @@
 
 #include "cannbot/ops/registry.h"
 #include "cannbot/util/fs.h"
+#include "unit_support.h"
 
 namespace cannbot::prompt {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 const std::string kPromptsDir = std::string(CANNBOT_SOURCE_DIR) + "/prompts";
 

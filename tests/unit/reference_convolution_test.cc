@@ -16,22 +16,14 @@
 #include "cannbot/ops/reference/dwsep_block.h"
 #include "cannbot/ops/reference/matmul.h"
 #include "cannbot/ops/registry.h"
+#include "unit_support.h"
 
 namespace cannbot::ops {
 namespace {
 
 using Tensor = std::vector<float>;
 
-Tensor Draw(const Distribution& d, int64_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uniform(d.a, d.b);
-  std::normal_distribution<double> normal(d.a, d.kind == Distribution::Kind::kNormal ? d.b : 1);
-  Tensor v(static_cast<size_t>(n));
-  for (float& x : v) {
-    x = static_cast<float>(d.kind == Distribution::Kind::kUniform ? uniform(rng) : normal(rng));
-  }
-  return v;
-}
+using cannbot::test::Draw;
 
 const OpSpec& Op(const char* name) {
   const OpSpec* op = Registry::BuiltIn().Find(name);
@@ -239,14 +231,7 @@ TEST(ReferenceDwsepBlockTest, EqualsItsSixStepsComposed) {
   }
 }
 
-int64_t Failures(const Tensor& got, const Tensor& want, Tolerance t) {
-  int64_t failures = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (!(err <= t.atol + t.rtol * std::fabs(want[i]))) ++failures;
-  }
-  return failures;
-}
+using cannbot::test::Failures;
 
 // Sequential fp32 direct convolution; `skip_last_tap` drops the filter's last tap, the kind
 // of off-by-one the tolerance must catch.

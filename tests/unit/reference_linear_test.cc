@@ -8,6 +8,7 @@
 
 #include "cannbot/ops/reference/matmul.h"
 #include "cannbot/ops/registry.h"
+#include "unit_support.h"
 
 namespace cannbot::ops {
 namespace {
@@ -70,14 +71,7 @@ TEST(ReferenceMatmulTest, MatchesJKILoop) {
   }
 }
 
-int64_t Failures(const std::vector<float>& got, const std::vector<float>& want, Tolerance t) {
-  int64_t failures = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (!(err <= t.atol + t.rtol * std::fabs(want[i]))) ++failures;
-  }
-  return failures;
-}
+using cannbot::test::Failures;
 
 // Sequential fp32 accumulation: the least accurate order a real kernel is likely to use.
 std::vector<float> MatmulFp32(const std::vector<float>& a, const std::vector<float>& b, int64_t m,

@@ -11,24 +11,12 @@
 #include "cannbot/ops/reference/layernorm_gelu.h"
 #include "cannbot/ops/reference/softmax.h"
 #include "cannbot/ops/registry.h"
+#include "unit_support.h"
 
 namespace cannbot::ops {
 namespace {
 
-std::vector<float> Draw(const Distribution& d, int64_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uniform(d.a, d.b);
-  std::normal_distribution<double> normal(d.a, d.kind == Distribution::Kind::kNormal ? d.b : 1);
-  std::uniform_real_distribution<double> coin(0.0, 1.0);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& x : v) {
-    x = static_cast<float>(d.kind == Distribution::Kind::kUniform ? uniform(rng) : normal(rng));
-    if (!d.edge_values.empty() && coin(rng) < d.edge_fraction) {
-      x = d.edge_values[static_cast<size_t>(coin(rng) * static_cast<double>(d.edge_values.size()))];
-    }
-  }
-  return v;
-}
+using cannbot::test::Draw;
 
 std::vector<float> Softmax(const std::vector<float>& x, int64_t rows, int64_t cols) {
   std::vector<float> y(x.size(), -1.0f);
@@ -247,14 +235,7 @@ std::vector<float> LayerNormFp32(Fp32LayerNorm kind, const LnCase& c) {
   return y;
 }
 
-int64_t Failures(const std::vector<float>& got, const std::vector<float>& want, Tolerance t) {
-  int64_t failures = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (!(err <= t.atol + t.rtol * std::fabs(want[i]))) ++failures;
-  }
-  return failures;
-}
+using cannbot::test::Failures;
 
 TEST(ReferenceLayerNormTest, OffsetToleranceRejectsNaiveVarianceOnly) {
   const OpSpec* op = Registry::BuiltIn().Find("layernorm");

@@ -2,13 +2,12 @@
 #include "cannbot/service/metrics.h"
 
 #include <gtest/gtest.h>
+#include "unit_support.h"
 
 namespace cannbot::service {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 TEST(ServiceMetricsTest, CountersAndGaugesRenderWithHelpTypeAndLabels) {
   Metrics metrics;

@@ -3,15 +3,14 @@
 #include "cannbot/service/requests.h"
 
 #include <gtest/gtest.h>
+#include "unit_support.h"
 
 namespace cannbot::service {
 namespace {
 
 using Json = nlohmann::json;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 Json Minimal() { return {{"op", "relu"}, {"source", "extern \"C\" void relu() {}"}}; }
 

@@ -12,6 +12,7 @@
 
 #include "cannbot/ops/registry.h"
 #include "cannbot/util/fs.h"
+#include "unit_support.h"
 
 namespace cannbot::skills {
 namespace {
@@ -19,9 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using diagnosis::Severity;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 const std::string kSkillsDir = std::string(CANNBOT_SOURCE_DIR) + "/skills";
 const std::string kTeamDir = std::string(CANNBOT_SOURCE_DIR) + "/tests/fixtures/skills/team";

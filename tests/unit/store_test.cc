@@ -16,13 +16,12 @@
 
 #include "cannbot/store/database.h"
 #include "cannbot/util/fs.h"
+#include "unit_support.h"
 
 namespace cannbot::store {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 // Sets or unsets an environment variable for one scope, restoring the old value afterwards.
 class ScopedEnv {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cannbot/util/fs.h"
+#include "unit_support.h"
 
 namespace cannbot {
 namespace {
@@ -28,9 +29,7 @@ SpawnOptions Sh(const std::string& script) {
   return options;
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using cannbot::test::Contains;
 
 // True when `pid` no longer runs: gone from /proc, or a zombie waiting for its reaper.
 bool ProcessIsDead(pid_t pid) {

@@ -29,6 +29,10 @@ enum class ParamKind {
 };
 
 // Concrete values for the size and scalar parameters of one call.
+// A vectorised exp or erf costs about a handful of fused multiply-adds; every catalog counts
+// it as this many flops, so GFLOP/s stay comparable across ops.
+inline constexpr double kTranscendentalFlops = 4.0;
+
 struct Shape {
   std::string label;                     // "tiny", "odd", "perf", ...
   std::map<std::string, int64_t> sizes;  // one entry per kSize param

@@ -69,6 +69,18 @@ Result<SuggestResult> Suggest(const SuggestRequest& request, const SuggestContex
   profile::Profile profile;
   if (!request.profile_path.empty() || !request.profile_text.empty()) {
     CANNBOT_ASSIGN_OR_RETURN(profile, LoadProfile(request, &report.profile_source));
+  } else if (request.target == "cpu") {
+    // No profiler output: measure the kernel here, so the diagnosis (and the recipes and
+    // skills it selects) rests on this machine's numbers rather than on nothing.
+    auto measured = context.validator->MeasureProfile(op->name, request.kernel, request.seed);
+    if (measured.ok()) {
+      profile = std::move(*measured);
+      report.profile_source = "self-profile on this CPU (no profile given)";
+    } else {
+      report.profile_source = "none given";
+      profile.source_tool = "none";
+      report.notes.push_back("self-profile failed: " + measured.status().message());
+    }
   } else {
     report.profile_source = "none given";
     profile.source_tool = "none";

@@ -30,6 +30,12 @@
 
 namespace cannbot::validator {
 
+// True when a runner call failed because of the kernel (the child crashed, broke a rule or
+// ran out of time: Aborted or Timeout, see above), not because of cannbot itself.
+inline bool KernelFailed(const Status& s) {
+  return s.code() == Status::Code::kAborted || s.code() == Status::Code::kTimeout;
+}
+
 struct RunnerConfig {
   std::string runner_path;  // "" = cannbot-runner next to this executable, else the build's
   int cpu = -1;             // CPU the child is pinned to; -1 = the last online CPU

@@ -26,10 +26,6 @@ struct DataSet {
   std::vector<std::vector<float>> expected;
 };
 
-bool ChildFailed(const Status& s) {
-  return s.code() == Status::Code::kAborted || s.code() == Status::Code::kTimeout;
-}
-
 std::string Ratio(double value) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.2fx", value);
@@ -222,7 +218,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   const size_t region_bytes = Plan();
   CANNBOT_ASSIGN_OR_RETURN(runner_, KernelRunner::Start(runner_config, region_bytes, work_dir));
   auto child_failure = [&](int role, const Status& s, const char* when) -> Result<PerfReport> {
-    if (!ChildFailed(s)) return s;
+    if (!KernelFailed(s)) return s;
     return Fail("sandbox", std::string(kRoleName[role]) + ": " + s.message() + when);
   };
   const auto kinds = ArgKinds(op_);

@@ -49,13 +49,9 @@ Staged Prepare(const ops::OpSpec& op, const ops::Shape& shape, uint64_t seed) {
   return s;
 }
 
-bool ChildFailed(const Status& s) {
-  return s.code() == Status::Code::kAborted || s.code() == Status::Code::kTimeout;
-}
-
 // A kernel's own failure is the user's input problem; anything else is cannbot's.
 Status KernelFailure(const Status& s, const std::string& kernel, const std::string& doing) {
-  if (!ChildFailed(s)) return s;
+  if (!KernelFailed(s)) return s;
   return Status::InvalidArgument(kernel + " " + doing + ": " + s.message());
 }
 

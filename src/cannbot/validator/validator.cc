@@ -2,6 +2,7 @@
 
 #include "cannbot/util/fs.h"
 #include "cannbot/validator/inputs.h"
+#include "cannbot/validator/self_profile.h"
 
 namespace cannbot::validator {
 
@@ -13,6 +14,20 @@ const MachineModel& Validator::Machine() {
   std::lock_guard<std::mutex> lock(machine_mutex_);
   if (!machine_) machine_ = LoadOrMeasureMachineModel(store_, config_.runner.cpu);
   return *machine_;
+}
+
+Result<profile::Profile> Validator::MeasureProfile(const std::string& op_name,
+                                                  const KernelSource& kernel,
+                                                  std::optional<uint64_t> seed) {
+  const ops::OpSpec* op = registry_.Find(op_name);
+  if (op == nullptr) return Status::NotFound("unknown op '" + op_name + "'");
+  SelfProfileConfig profile_config;
+  profile_config.compiler = config_.compiler;
+  profile_config.runner = config_.runner;
+  profile_config.seed = seed;
+  profile_config.max_seconds = 2;  // a diagnosis needs the regime, not a precise figure
+  std::lock_guard<std::mutex> perf_lock(perf_mutex_);
+  return SelfProfile(*op, kernel, store_, profile_config);
 }
 
 Result<Validator::TargetPlan> Validator::Plan(const std::string& op_name,

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "cannbot/ops/registry.h"
+#include "cannbot/profile/profile.h"
 #include "cannbot/store/store.h"
 #include "cannbot/ascendc/device_profile.h"
 #include "cannbot/validator/ascendc_target.h"
@@ -80,6 +81,12 @@ class Validator {
   Result<KernelCheck> CheckKernel(const std::string& op, const KernelSource& kernel,
                                   std::optional<uint64_t> seed = std::nullopt,
                                   const std::string& target = "cpu");
+
+  // The kernel measured on this CPU (SelfProfile with this validator's compiler and runner),
+  // for suggestions made without a profiler's output. Timed under the same lock as the perf
+  // layer, so it never overlaps another timing of this validator. Errors as SelfProfile.
+  Result<profile::Profile> MeasureProfile(const std::string& op, const KernelSource& kernel,
+                                          std::optional<uint64_t> seed = std::nullopt);
 
   const ValidatorConfig& config() const { return config_; }
   const MachineModel& Machine();

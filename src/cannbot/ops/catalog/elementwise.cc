@@ -10,9 +10,6 @@ namespace cannbot::ops {
 namespace {
 
 constexpr int64_t kPerfElements = int64_t{1} << 22;
-// A vectorised exp or erf costs about a handful of fused multiply-adds; counting it as 4
-// keeps GFLOP/s comparable across ops (normalization.cc uses the same convention).
-constexpr double kTranscendentalFlops = 4.0;
 
 int64_t N(const Shape& s) { return s.Size("n"); }
 

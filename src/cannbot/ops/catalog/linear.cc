@@ -7,9 +7,9 @@
 namespace cannbot::ops {
 namespace {
 
-int64_t M(const Shape& s) { return s.Size("m"); }
-int64_t N(const Shape& s) { return s.Size("n"); }
-int64_t K(const Shape& s) { return s.Size("k"); }
+int64_t RowsM(const Shape& s) { return s.Size("m"); }
+int64_t ColsN(const Shape& s) { return s.Size("n"); }
+int64_t DepthK(const Shape& s) { return s.Size("k"); }
 
 OpSpec Matmul() {
   OpSpec op;
@@ -18,9 +18,9 @@ OpSpec Matmul() {
   op.semantics = "a is [m, k], b is [k, n], c is [m, n], all row-major and contiguous: "
                  "c[i*n + j] = sum_{p<k} a[i*k + p] * b[p*n + j]. c is overwritten, not "
                  "accumulated into. Any summation order and FMA use is fine.";
-  op.params = {{"a", ParamKind::kInput, [](const Shape& s) { return M(s) * K(s); }},
-               {"b", ParamKind::kInput, [](const Shape& s) { return K(s) * N(s); }},
-               {"c", ParamKind::kOutput, [](const Shape& s) { return M(s) * N(s); }},
+  op.params = {{"a", ParamKind::kInput, [](const Shape& s) { return RowsM(s) * DepthK(s); }},
+               {"b", ParamKind::kInput, [](const Shape& s) { return DepthK(s) * ColsN(s); }},
+               {"c", ParamKind::kOutput, [](const Shape& s) { return RowsM(s) * ColsN(s); }},
                {"m", ParamKind::kSize, {}},
                {"n", ParamKind::kSize, {}},
                {"k", ParamKind::kSize, {}}};
@@ -39,14 +39,14 @@ OpSpec Matmul() {
   // common order (sequential); 2*k*FLT_EPSILON measured 3x above that at k = 512, while a
   // single missing or misindexed term is off by ~0.25 on average.
   op.tolerance = [](const Shape& s) {
-    return Tolerance{2.0 * static_cast<double>(K(s)) * FLT_EPSILON, 1e-5};
+    return Tolerance{2.0 * static_cast<double>(DepthK(s)) * FLT_EPSILON, 1e-5};
   };
   op.flops = [](const Shape& s) {  // one multiply-add (2 flops) per (i, j, p)
-    return 2.0 * static_cast<double>(M(s)) * static_cast<double>(N(s)) *
-           static_cast<double>(K(s));
+    return 2.0 * static_cast<double>(RowsM(s)) * static_cast<double>(ColsN(s)) *
+           static_cast<double>(DepthK(s));
   };
   op.reference = [](const TensorArgs& t, const Shape& s) {
-    cannbot_ref::matmul(t.inputs[0], t.inputs[1], t.outputs[0], M(s), N(s), K(s));
+    cannbot_ref::matmul(t.inputs[0], t.inputs[1], t.outputs[0], RowsM(s), ColsN(s), DepthK(s));
   };
   return op;
 }

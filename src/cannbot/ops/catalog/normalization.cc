@@ -9,9 +9,6 @@
 namespace cannbot::ops {
 namespace {
 
-// Same convention as elementwise.cc: a vectorised exp or erf counts as 4 flops.
-constexpr double kTranscendentalFlops = 4.0;
-
 // The layernorm shape whose x is drawn around kOffsetMean instead of 0 (see LayerNormInputs).
 constexpr const char* kOffsetLabel = "offset";
 constexpr double kOffsetMean = 100.0;
