@@ -19,6 +19,7 @@ PACKAGES=(
   libcli11-dev libgtest-dev libgmock-dev libffi-dev libssl-dev libseccomp-dev
   libyaml-cpp-dev libtomlplusplus-dev
   libcsv-dev  # benchmark only: the comparison in bench/profile_import_bench.cc
+  libopenblas-dev libdnnl-dev  # benchmark only: vendor rows of bench/ops_bench.cc
   wrk        # benchmark only: bench/daemon_bench.cc (it has its own load client without it)
 )
 
@@ -72,9 +73,9 @@ case "${1:-}" in
     install_missing
     build
     echo
-    echo "== cannbot validate: an optimized swish kernel against its naive version =="
-    "$BUILD_DIR/cannbot" validate --op swish \
-      --candidate examples/swish/optimized.cpp --baseline examples/swish/naive.cpp
+    echo "== cannbot suggest, offline: the bundled naive swish kernel and its profile =="
+    "$BUILD_DIR/cannbot" suggest examples/swish/naive.cpp --op swish \
+      --profile examples/swish/profile.json --out "$BUILD_DIR/swish.suggested.cpp"
     ;;
   test)
     install_missing
