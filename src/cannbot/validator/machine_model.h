@@ -24,7 +24,8 @@ struct MachineModel {
   std::string cpu_name;
   int logical_cpus = 1;
   std::string vector_isa;    // "avx512f", "avx2+fma" or "scalar": what the peak was measured with
-  double stream_gbps = 0;    // single-core triad bandwidth, GB/s (1e9 bytes)
+  double stream_gbps = 0;    // single-core triad bandwidth (best of plain and non-temporal
+                             // stores), GB/s (1e9 bytes)
   double peak_gflops = 0;    // single-core fp32 FMA peak, GFLOP/s
 
   // Lower bound on the time of one call that does `flops` and moves `bytes`.
