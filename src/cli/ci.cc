@@ -14,6 +14,7 @@
 
 #include "cannbot/ci/bot.h"
 #include "cannbot/ci/local_optimizer.h"
+#include "cannbot/ci/remote_optimizer.h"
 #include "cannbot/ci/poster.h"
 #include "cannbot/config/config.h"
 #include "cannbot/util/fs.h"
@@ -103,6 +104,16 @@ Status BuildToolConfig(const CiFlags& flags, config::Config* config) {
 
 Result<std::unique_ptr<ci::KernelOptimizer>> MakeOptimizer(const CiFlags& flags,
                                                            const ci::PreparedRun& run) {
+  if (!flags.server.empty()) {
+    ci::RemoteOptimizerConfig remote;
+    remote.daemon.server = flags.server;
+    remote.daemon.token = Env("CANNBOT_TOKEN");
+    remote.thresholds = run.config.thresholds;
+    remote.llm = flags.llm;
+    remote.model = flags.model;
+    if (flags.seed_given) remote.seed = flags.seed;
+    return std::unique_ptr<ci::KernelOptimizer>(new ci::RemoteOptimizer(std::move(remote)));
+  }
   ci::LocalOptimizerConfig local;
   CANNBOT_RETURN_IF_ERROR(BuildToolConfig(flags, &local.tool));
   local.thresholds = run.config.thresholds;
@@ -168,7 +179,7 @@ int Post(ci::CommentPoster& poster, const ci::CiResult& result, const std::strin
   return kExitOk;
 }
 
-optimize::ProgressFn Progress() {
+optimize::ProgressFn CiProgress() {
   return [](const optimize::ProgressEvent& event) {
     if (event.kind == optimize::ProgressEvent::Kind::kAttemptDone) {
       std::fprintf(stderr, "  %s\n", event.text.c_str());
@@ -177,12 +188,6 @@ optimize::ProgressFn Progress() {
 }
 
 int Run(const CiFlags& flags) {
-  if (!flags.server.empty()) {
-    // The daemon's client (`--server`) is not part of this build yet; say so before any work.
-    return ReportError(Status::InvalidArgument("--server is not available in this build yet: "
-                                               "run offline (the default) or with --llm"),
-                       false);
-  }
   // A dry run never talks to the forge, so it needs none of its settings.
   std::unique_ptr<llm::HttpClient> http;
   std::unique_ptr<ci::CommentPoster> poster;
@@ -204,7 +209,7 @@ int Run(const CiFlags& flags) {
   }
   auto optimizer = MakeOptimizer(flags, *run);
   if (!optimizer.ok()) return ReportError(optimizer.status(), false);
-  ci::CiResult result = ci::RunPlan(*run, **optimizer, Say, Progress());
+  ci::CiResult result = ci::RunPlan(*run, **optimizer, Say, CiProgress());
   const std::string body = ci::RenderComment(result.comment);
   Say(ci::SummaryText(result.comment));
   if (!flags.artifacts.empty()) {
@@ -231,7 +236,8 @@ Command RegisterCi(CLI::App& app) {
   cmd->add_option("--repo", flags->repo, "The git repository (default: the current directory)");
   cmd->add_option("--base", flags->base, "The revision the change is based on")->required();
   cmd->add_option("--head", flags->head, "The revision with the change")->required();
-  cmd->add_option("--server", flags->server, "Optimise through a cannbot daemon at this URL");
+  cmd->add_option("--server", flags->server,
+                  "Optimise through a cannbot daemon at this URL (bearer token: $CANNBOT_TOKEN)");
   cmd->add_option("--llm", flags->llm, "OpenAI-compatible base URL (default: offline recipes)");
   cmd->add_option("--model", flags->model, "Model name on that server");
   cmd->add_option("--config", flags->config_file, "cannbot's own config file (TOML or JSON)");

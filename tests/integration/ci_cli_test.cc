@@ -12,6 +12,7 @@
 #include "cannbot/util/fs.h"
 #include "cannbot/util/subprocess.h"
 #include "integration/ci_fake_forge.h"
+#include "integration/daemon_support.h"
 #include "integration/test_support.h"
 
 namespace cannbot {
@@ -175,6 +176,36 @@ TEST(CiCliTest, FirstRunCreatesOneCommentSecondRunUpdatesItInPlace) {
   EXPECT_EQ(posts, 1);
   EXPECT_LE(patches, 1);  // none when the new body is identical
   ExpectTokenOnlyInHeaders(forge, {first, second});
+}
+
+TEST(CiCliTest, ThroughADaemonTheCommentCarriesTheDaemonsValidatedSuggestion) {
+  TestRepo repo;
+  BaseCommit(repo);
+  repo.Copy("ops/add/add.cpp", testing::Fixture("ci/repo/add_commuted.cpp"));
+  repo.Commit("commute add's operands");
+  testing::Daemon daemon;
+  ASSERT_TRUE(daemon.Start());
+
+  CliRun run = Ci(repo.path(), {"--base", "main~1", "--head", "main", "--dry-run", "--server",
+                                daemon.url()});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_TRUE(Contains(run.output, "### `ops/add/add.cpp` · op `add` · faster kernel found"))
+      << run.output;
+  EXPECT_TRUE(Contains(run.output, "**Verdict: accepted.**"));
+  EXPECT_TRUE(Contains(run.output, "| after (suggested) |"));
+  EXPECT_TRUE(Contains(run.output, "```diff\n--- ops/add/add.cpp"));
+  EXPECT_TRUE(Contains(run.output, "a cannbot daemon")) << "the footer names the optimiser";
+  EXPECT_FALSE(Contains(run.output, daemon.url())) << "the comment must not name the server";
+
+  // The work was the daemon's: it holds one finished job for the changed kernel, none for
+  // the unchanged one.
+  testing::HttpReply jobs = daemon.Get("/jobs");
+  ASSERT_EQ(jobs.status, 200) << jobs.body;
+  nlohmann::json listed = nlohmann::json::parse(jobs.body);
+  ASSERT_TRUE(listed.contains("jobs")) << jobs.body;
+  ASSERT_EQ(listed["jobs"].size(), 1u) << jobs.body;
+  EXPECT_EQ(listed["jobs"][0]["op"], "add");
+  EXPECT_EQ(listed["jobs"][0]["status"], "succeeded");
 }
 
 TEST(CiCliTest, AKernelTheChangeBrokeIsReportedAsBroken) {

@@ -73,7 +73,7 @@ TEST(DaemonFilesTest, TheRunningDaemonAnswersEveryDocumentedRoute) {
   EXPECT_TRUE(daemon.Terminate().has_value());
 }
 
-std::string Read(const std::string& relative) {
+std::string ReadRepoFile(const std::string& relative) {
   std::ifstream in(SourcePath(relative));
   std::stringstream text;
   text << in.rdbuf();
@@ -81,7 +81,7 @@ std::string Read(const std::string& relative) {
 }
 
 TEST(DaemonFilesTest, EveryPathTheDockerfileCopiesExists) {
-  std::istringstream dockerfile(Read("docker/Dockerfile"));
+  std::istringstream dockerfile(ReadRepoFile("docker/Dockerfile"));
   std::string line;
   int copies = 0;
   while (std::getline(dockerfile, line)) {
@@ -123,7 +123,7 @@ TEST(DaemonFilesTest, ComposeBuildsFromTheRepositoryWithTheDockerfile) {
 }
 
 TEST(DaemonFilesTest, TheSystemdUnitRunsServe) {
-  const std::string unit = Read("server/cannbot.service");
+  const std::string unit = ReadRepoFile("server/cannbot.service");
   EXPECT_NE(unit.find("ExecStart=/usr/local/bin/cannbot serve"), std::string::npos);
   EXPECT_NE(unit.find("KillSignal=SIGTERM"), std::string::npos);
 }

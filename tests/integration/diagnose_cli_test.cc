@@ -16,12 +16,12 @@ namespace {
 
 using testing::SourcePath;
 
-struct Cli {
+struct DiagnoseCli {
   int exit_code = -1;
   std::string output;  // stdout and stderr interleaved
 };
 
-Cli Diagnose(std::vector<std::string> args) {
+DiagnoseCli Diagnose(std::vector<std::string> args) {
   SpawnOptions options;
   options.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot", "diagnose"};
   options.argv.insert(options.argv.end(), args.begin(), args.end());
@@ -34,7 +34,7 @@ std::string Profile(const std::string& relative) {
   return SourcePath("tests/fixtures/profiles/" + relative);
 }
 
-nlohmann::json ParseJson(const std::string& output) {
+nlohmann::json ParseDiagnoseJson(const std::string& output) {
   auto brace = output.find('{');
   if (brace == std::string::npos) return nullptr;
   return nlohmann::json::parse(output.substr(brace), nullptr, false);
@@ -62,9 +62,9 @@ TEST(DiagnoseCliTest, EveryFixtureGetsItsTopFinding) {
     SCOPED_TRACE(cols[0] + " " + cols[1]);
     std::vector<std::string> args = {Profile(cols[0]), "--json"};
     for (const std::string& a : Split(cols[1], ' ')) args.push_back(a);
-    Cli cli = Diagnose(args);
+    DiagnoseCli cli = Diagnose(args);
     ASSERT_EQ(cli.exit_code, 0) << cli.output;
-    nlohmann::json out = ParseJson(cli.output);
+    nlohmann::json out = ParseDiagnoseJson(cli.output);
     ASSERT_TRUE(out.is_object()) << cli.output;
     ASSERT_TRUE(out["profile"]["kernels"].is_array());
     const nlohmann::json& d = out["diagnosis"];
@@ -84,7 +84,7 @@ TEST(DiagnoseCliTest, EveryFixtureGetsItsTopFinding) {
 }
 
 TEST(DiagnoseCliTest, TheTableSaysWhichKernelWhyAndWhatToDo) {
-  Cli cli = Diagnose({Profile("msprof/op_summary_a2_depthwise.csv")});
+  DiagnoseCli cli = Diagnose({Profile("msprof/op_summary_a2_depthwise.csv")});
   ASSERT_EQ(cli.exit_code, 0) << cli.output;
   for (const char* text : {
            "(msprof op_summary CSV, detected)",
@@ -116,15 +116,15 @@ TEST(DiagnoseCliTest, BadInputExitsTwoWithOneSentenceNamingFileAndLine) {
       {"bad/mixed_formats.csv", "at line 4"},
   };
   for (const Case& c : cases) {
-    Cli cli = Diagnose({Profile(c.fixture)});
+    DiagnoseCli cli = Diagnose({Profile(c.fixture)});
     EXPECT_EQ(cli.exit_code, 2) << c.fixture << "\n" << cli.output;
     EXPECT_EQ(cli.output.rfind("cannbot: error: ", 0), 0u) << cli.output;
     EXPECT_NE(cli.output.find(c.where), std::string::npos) << cli.output;
     EXPECT_EQ(std::count(cli.output.begin(), cli.output.end(), '\n'), 1) << cli.output;
   }
-  Cli json = Diagnose({Profile("bad/empty.csv"), "--json"});
+  DiagnoseCli json = Diagnose({Profile("bad/empty.csv"), "--json"});
   EXPECT_EQ(json.exit_code, 2);
-  EXPECT_EQ(ParseJson(json.output)["error"]["code"], "invalid_argument") << json.output;
+  EXPECT_EQ(ParseDiagnoseJson(json.output)["error"]["code"], "invalid_argument") << json.output;
 }
 
 TEST(DiagnoseCliTest, UsageErrors) {
@@ -132,31 +132,31 @@ TEST(DiagnoseCliTest, UsageErrors) {
   EXPECT_EQ(Diagnose({Profile("ncu/raw.csv"), "--op", "swish"}).exit_code, 2);
   EXPECT_EQ(Diagnose({"--op", "swish"}).exit_code, 2);
   EXPECT_EQ(Diagnose({Profile("ncu/raw.csv"), "--format", "xls"}).exit_code, 2);
-  Cli forced = Diagnose({Profile("msprof/op_summary_310p_matmul.csv"), "--format", "ncu"});
+  DiagnoseCli forced = Diagnose({Profile("msprof/op_summary_310p_matmul.csv"), "--format", "ncu"});
   EXPECT_EQ(forced.exit_code, 2);
   EXPECT_NE(forced.output.find("op_summary_310p_matmul.csv:1: not an Nsight Compute CSV"),
             std::string::npos) << forced.output;
-  Cli unknown = Diagnose({Profile("ncu/raw.csv"), "--kernel", "conv"});
+  DiagnoseCli unknown = Diagnose({Profile("ncu/raw.csv"), "--kernel", "conv"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.output.find("no kernel named 'conv'"), std::string::npos) << unknown.output;
-  Cli missing = Diagnose({"/nonexistent/profile.csv"});
+  DiagnoseCli missing = Diagnose({"/nonexistent/profile.csv"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("/nonexistent/profile.csv: no such file"), std::string::npos);
 }
 
 TEST(DiagnoseCliTest, SelfProfilesAKernelSourceWithoutAProfile) {
-  Cli cli = Diagnose({"--op", "swish", "--source", SourcePath("examples/swish/naive.cpp"),
+  DiagnoseCli cli = Diagnose({"--op", "swish", "--source", SourcePath("examples/swish/naive.cpp"),
                       "--json",
                       "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db"});
   ASSERT_EQ(cli.exit_code, 0) << cli.output;
-  nlohmann::json out = ParseJson(cli.output);
+  nlohmann::json out = ParseDiagnoseJson(cli.output);
   ASSERT_TRUE(out.is_object()) << cli.output;
   EXPECT_EQ(out["profile"]["source_tool"], "self-profile");
   EXPECT_EQ(out["diagnosis"]["kernel"], "swish");
   EXPECT_TRUE(out["profile"]["kernels"][0]["metrics"].contains("roofline_fraction"));
   EXPECT_FALSE(out["diagnosis"]["findings"].empty());
 
-  Cli wrong = Diagnose({"--op", "swish", "--kernel-source",
+  DiagnoseCli wrong = Diagnose({"--op", "swish", "--kernel-source",
                         testing::Fixture("kernels/swish/wrong_formula.cpp"), "--no-counters",
                         "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db"});
   EXPECT_EQ(wrong.exit_code, 2);

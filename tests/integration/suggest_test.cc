@@ -17,12 +17,12 @@ using testing::FakeLlmServer;
 using testing::Fenced;
 using testing::SourcePath;
 
-struct CliRun {
+struct SuggestRun {
   int exit_code = -1;
   std::string output;
 };
 
-CliRun Suggest(std::vector<std::string> args) {
+SuggestRun Suggest(std::vector<std::string> args) {
   SpawnOptions options;
   options.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot", "suggest"};
   options.argv.insert(options.argv.end(), args.begin(), args.end());
@@ -51,7 +51,7 @@ TEST(SuggestTest, BrokenKernelIsRepairedAfterOneRoundAndAccepted) {
   server.Push(Chat({Fenced(Read(SourcePath("examples/swish/optimized.cpp")),
                            "Fixed: replaced the missing sigmoid with an AVX-512 exp.")}));
   TempDir tmp = std::move(TempDir::Create("cannbot-suggest-test")).value();
-  CliRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
+  SuggestRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
                      server.base_url(), "--model", "m", "--samples", "1", "--rounds", "1",
                      "--json", "--out", tmp.File("accepted.cpp"), "--seed", "5"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
@@ -85,7 +85,7 @@ TEST(SuggestTest, WrongNumbersAreRepairedWithTheMismatchReport) {
   server.Push(Chat({Fenced(Read(SourcePath("tests/fixtures/kernels/swish/wrong_formula.cpp")))}));
   server.Push(Chat({"<think>the sign was wrong</think>\n" +
                     Fenced(Read(SourcePath("examples/swish/optimized.cpp")))}));
-  CliRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
+  SuggestRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
                      server.base_url(), "--model", "m", "--samples", "1", "--rounds", "1",
                      "--json"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
@@ -99,7 +99,7 @@ TEST(SuggestTest, WrongNumbersAreRepairedWithTheMismatchReport) {
 TEST(SuggestTest, GarbageAnswersEndWithNoKernelFound) {
   FakeLlmServer server;
   server.Push(Chat({"I would love to help, but I cannot write code today."}));
-  CliRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
+  SuggestRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
                      server.base_url(), "--model", "m", "--samples", "1", "--rounds", "1",
                      "--json"});
   EXPECT_EQ(run.exit_code, 1) << run.output;
@@ -111,7 +111,7 @@ TEST(SuggestTest, GarbageAnswersEndWithNoKernelFound) {
 }
 
 TEST(SuggestTest, ServerDownIsAClearError) {
-  CliRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
+  SuggestRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
                      "http://127.0.0.1:9/v1", "--model", "m", "--samples", "1", "--rounds", "0",
                      "--config", SourcePath("tests/fixtures/config/fast-retries.toml")});
   EXPECT_EQ(run.exit_code, 2) << run.output;
@@ -120,7 +120,7 @@ TEST(SuggestTest, ServerDownIsAClearError) {
 
 TEST(SuggestTest, BrokenInputKernelIsReportedNotOptimised) {
   FakeLlmServer server;
-  CliRun run = Suggest({SourcePath("tests/fixtures/kernels/swish/wrong_formula.cpp"), "--op",
+  SuggestRun run = Suggest({SourcePath("tests/fixtures/kernels/swish/wrong_formula.cpp"), "--op",
                      "swish", "--llm", server.base_url(), "--model", "m", "--json"});
   EXPECT_EQ(run.exit_code, 2) << run.output;
   nlohmann::json report = JsonOf(run.output);
@@ -140,7 +140,7 @@ TEST(SuggestAscendcTest, AscendcKernelIsOptimisedThroughTheScriptedLlm) {
   server.Push(testing::Chat({testing::Fenced(
       *ReadFile(testing::SourcePath("examples/ascendc/add_fast.cpp")),
       "Double-buffered three-stage pipeline across all vector cores.")}));
-  CliRun run = Suggest({testing::SourcePath("examples/ascendc/add_slow.cpp"), "--op", "add",
+  SuggestRun run = Suggest({testing::SourcePath("examples/ascendc/add_slow.cpp"), "--op", "add",
                         "--target", "ascendc", "--llm", server.base_url(), "--model", "m",
                         "--samples", "1", "--rounds", "0", "--json"});
   ASSERT_EQ(run.exit_code, 0) << run.output;

@@ -17,7 +17,7 @@ namespace {
 using runner_protocol::ArgKind;
 
 // A hand-built op: y[r][c] = x[r][c] * w[c] + eps, with params in ABI order.
-ops::OpSpec MakeOp() {
+ops::OpSpec LayoutOp() {
   ops::OpSpec op;
   op.name = "scale_rows";
   auto rows_times_cols = [](const ops::Shape& s) { return s.Size("rows") * s.Size("cols"); };
@@ -32,7 +32,7 @@ ops::OpSpec MakeOp() {
   return op;
 }
 
-ops::Shape MakeShape() {
+ops::Shape LayoutShape() {
   ops::Shape shape;
   shape.label = "odd";
   shape.sizes = {{"rows", 7}, {"cols", 33}};  // 231 and 33 elements: not multiples of 16
@@ -60,8 +60,8 @@ void ExpectWellPlaced(const std::vector<TensorPlace>& places, size_t begin, size
 }
 
 TEST(TensorLayoutTest, PlanPutsInputsThenOutputsInParamOrder) {
-  const ops::OpSpec op = MakeOp();
-  const ops::Shape shape = MakeShape();
+  const ops::OpSpec op = LayoutOp();
+  const ops::Shape shape = LayoutShape();
   CallLayout layout = CallLayout::Plan(op, shape, 0);
   ASSERT_EQ(layout.inputs.size(), 2u);
   ASSERT_EQ(layout.outputs.size(), 1u);
@@ -77,8 +77,8 @@ TEST(TensorLayoutTest, PlanPutsInputsThenOutputsInParamOrder) {
 }
 
 TEST(TensorLayoutTest, OffsetsAreAlignedAndSeparatedByGuards) {
-  const ops::OpSpec op = MakeOp();
-  const ops::Shape shape = MakeShape();
+  const ops::OpSpec op = LayoutOp();
+  const ops::Shape shape = LayoutShape();
   for (size_t begin : {size_t{0}, size_t{1}, size_t{100}, size_t{4096}, size_t{12345}}) {
     SCOPED_TRACE("begin=" + std::to_string(begin));
     CallLayout layout = CallLayout::Plan(op, shape, begin);
@@ -87,8 +87,8 @@ TEST(TensorLayoutTest, OffsetsAreAlignedAndSeparatedByGuards) {
 }
 
 TEST(TensorLayoutTest, WithOutputsAtKeepsInputsAndPlacesFreshOutputs) {
-  const ops::OpSpec op = MakeOp();
-  const ops::Shape shape = MakeShape();
+  const ops::OpSpec op = LayoutOp();
+  const ops::Shape shape = LayoutShape();
   CallLayout first = CallLayout::Plan(op, shape, 0);
   CallLayout second = first.WithOutputsAt(op, shape, first.end);
   ASSERT_EQ(second.inputs.size(), first.inputs.size());
@@ -126,8 +126,8 @@ class GuardTest : public ::testing::Test {
     return CheckGuards(region_.data(), layout_.outputs, "output");
   }
 
-  ops::OpSpec op_ = MakeOp();
-  ops::Shape shape_ = MakeShape();
+  ops::OpSpec op_ = LayoutOp();
+  ops::Shape shape_ = LayoutShape();
   CallLayout layout_;
   std::vector<char> region_;
 };
@@ -211,8 +211,8 @@ TEST_F(GuardTest, PoisonOutputsPoisonsEveryOutputElementOnly) {
 }
 
 TEST(TensorLayoutTest, ArgsFollowParamOrderWithKinds) {
-  const ops::OpSpec op = MakeOp();
-  const ops::Shape shape = MakeShape();
+  const ops::OpSpec op = LayoutOp();
+  const ops::Shape shape = LayoutShape();
   CallLayout layout = CallLayout::Plan(op, shape, 0);
   std::vector<KernelArg> args = layout.Args(op, shape);
   ASSERT_EQ(args.size(), 6u);
@@ -267,8 +267,8 @@ TEST(TensorLayoutTest, ArgsFollowParamOrderWhenKindsInterleave) {
 }
 
 TEST(TensorLayoutTest, ArgsUseTheSecondLayoutsOutputs) {
-  const ops::OpSpec op = MakeOp();
-  const ops::Shape shape = MakeShape();
+  const ops::OpSpec op = LayoutOp();
+  const ops::Shape shape = LayoutShape();
   CallLayout first = CallLayout::Plan(op, shape, 0);
   CallLayout second = first.WithOutputsAt(op, shape, first.end);
   std::vector<KernelArg> args = second.Args(op, shape);

@@ -1,9 +1,23 @@
 #include "cannbot/ci/bot.h"
 
 #include "cannbot/ci/section.h"
+#include "cannbot/profile/import.h"
 #include "cannbot/util/fs.h"
 
 namespace cannbot::ci {
+
+Result<profile::Format> UsableProfile(const KernelInput& input) {
+  CANNBOT_ASSIGN_OR_RETURN(profile::Format format, profile::ParseFormat(input.job.profile_format));
+  profile::Format used = format;
+  profile::ImportOptions options;
+  options.format = format;
+  CANNBOT_ASSIGN_OR_RETURN(
+      profile::Profile parsed,
+      profile::ImportProfileText(input.profile_text, input.job.profile, options, &used));
+  (void)parsed;
+  return used;
+}
+
 namespace {
 
 struct LoadedConfig {

@@ -23,6 +23,7 @@
 #include "cannbot/ci/plan.h"
 #include "cannbot/ci/repo_config.h"
 #include "cannbot/optimize/loop.h"
+#include "cannbot/profile/import.h"
 
 namespace cannbot::ci {
 
@@ -37,6 +38,10 @@ struct KernelOutcome {
   std::string kernel;     // the suggested kernel's whole source ("" when none)
   nlohmann::json report;  // the full optimisation report, for artefacts
 };
+
+// The kernel's profile format, checked by importing the profile once: a profile that cannot
+// be used becomes a note in the comment instead of costing the kernel its suggestion.
+Result<profile::Format> UsableProfile(const KernelInput& input);
 
 class KernelOptimizer {
  public:

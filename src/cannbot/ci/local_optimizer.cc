@@ -3,24 +3,9 @@
 #include "cannbot/app/providers.h"
 #include "cannbot/ci/section.h"
 #include "cannbot/optimize/pipeline.h"
-#include "cannbot/profile/import.h"
 
 namespace cannbot::ci {
 namespace {
-
-// The profile's format, checked by importing it once: a profile that cannot be used becomes
-// a note instead of costing the kernel its suggestion.
-Result<profile::Format> UsableProfile(const KernelInput& input) {
-  CANNBOT_ASSIGN_OR_RETURN(profile::Format format, profile::ParseFormat(input.job.profile_format));
-  profile::Format used = format;
-  profile::ImportOptions options;
-  options.format = format;
-  CANNBOT_ASSIGN_OR_RETURN(
-      profile::Profile parsed,
-      profile::ImportProfileText(input.profile_text, input.job.profile, options, &used));
-  (void)parsed;
-  return used;
-}
 
 nlohmann::json ReportJson(const optimize::SuggestResult& result) {
   nlohmann::json out = result.report.ToJson();

@@ -66,6 +66,20 @@ struct Distribution {
   std::vector<float> edge_values;
   double edge_fraction = 0.0;  // share of elements replaced by a random edge value
 
+  static Distribution Normal(double mean, double sd) {
+    Distribution d;
+    d.kind = Kind::kNormal;
+    d.a = mean;
+    d.b = sd;
+    return d;
+  }
+  static Distribution Uniform(double low, double high) {
+    Distribution d;
+    d.a = low;
+    d.b = high;
+    return d;
+  }
+
   std::string Describe() const;
 };
 

@@ -100,27 +100,12 @@ std::vector<Shape> DenseShapes(bool with_eps) {
   return shapes;
 }
 
-Distribution Normal(double mean, double sd) {
-  Distribution d;
-  d.kind = Distribution::Kind::kNormal;
-  d.a = mean;
-  d.b = sd;
-  return d;
-}
-
-Distribution Uniform(double low, double high) {
-  Distribution d;
-  d.a = low;
-  d.b = high;
-  return d;
-}
-
-Distribution Activations() { return Normal(0.0, 1.0); }
-Distribution Weights() { return Uniform(-0.5, 0.5); }
-Distribution BnGamma() { return Uniform(0.5, kBnGammaMax); }
-Distribution BnBeta() { return Uniform(-0.5, 0.5); }
-Distribution BnMean() { return Normal(0.0, 0.5); }
-Distribution BnVar() { return Uniform(kBnVarMin, 2.0); }  // must stay positive
+Distribution Activations() { return Distribution::Normal(0.0, 1.0); }
+Distribution Weights() { return Distribution::Uniform(-0.5, 0.5); }
+Distribution BnGamma() { return Distribution::Uniform(0.5, kBnGammaMax); }
+Distribution BnBeta() { return Distribution::Uniform(-0.5, 0.5); }
+Distribution BnMean() { return Distribution::Normal(0.0, 0.5); }
+Distribution BnVar() { return Distribution::Uniform(kBnVarMin, 2.0); }  // must stay positive
 
 // With x ~ N(0,1) and |w| <= 0.5, an fp32 sum of `terms` products drifts by about `terms`
 // ulps of 1 in the worst common (sequential) order; 2*terms*FLT_EPSILON measured >= 4x

@@ -18,21 +18,6 @@ int64_t Cols(const Shape& s) { return s.Size("cols"); }
 int64_t Matrix(const Shape& s) { return Rows(s) * Cols(s); }
 double Elements(const Shape& s) { return static_cast<double>(Matrix(s)); }
 
-Distribution Normal(double mean, double sd) {
-  Distribution d;
-  d.kind = Distribution::Kind::kNormal;
-  d.a = mean;
-  d.b = sd;
-  return d;
-}
-
-Distribution Uniform(double low, double high) {
-  Distribution d;
-  d.a = low;
-  d.b = high;
-  return d;
-}
-
 OpSpec Softmax() {
   OpSpec op;
   op.name = "softmax";
@@ -53,7 +38,7 @@ OpSpec Softmax() {
       {"long", {{"rows", 5}, {"cols", 4099}}, {}, false},
       {"perf", {{"rows", 4096}, {"cols", 1024}}, {}, true},
   };
-  Distribution x = Normal(0.0, 4.0);
+  Distribution x = Distribution::Normal(0.0, 4.0);
   // exp(100) and exp(1000) overflow fp32: only a max-subtracting kernel stays finite.
   x.edge_values = {50.0f, -50.0f, 100.0f, -100.0f, 1000.0f, -1000.0f};
   x.edge_fraction = 0.01;
@@ -91,11 +76,11 @@ void SetLayerNormCommon(OpSpec* op) {
                 {"cols", ParamKind::kSize, {}},
                 {"eps", ParamKind::kScalar, {}}};
   op->shapes = LayerNormShapes();
-  op->inputs = {{"x", Normal(0.0, 1.0)},
-                {"gamma", Uniform(0.5, 1.5)},
-                {"beta", Uniform(-0.5, 0.5)}};
+  op->inputs = {{"x", Distribution::Normal(0.0, 1.0)},
+                {"gamma", Distribution::Uniform(0.5, 1.5)},
+                {"beta", Distribution::Uniform(-0.5, 0.5)}};
   // Rows with |mean| >> stddev: E[x^2] - E[x]^2 in fp32 cancels catastrophically here.
-  op->input_overrides = {{kOffsetLabel, {{"x", Normal(kOffsetMean, 1.0)}}}};
+  op->input_overrides = {{kOffsetLabel, {{"x", Distribution::Normal(kOffsetMean, 1.0)}}}};
   op->tolerance = [](const Shape& s) {
     // Around mean 100 a correct fp32 two-pass or Welford kernel still gets the mean wrong by
     // ~u*100*sqrt(cols), measured <= 1.3e-4 at cols 256; E[x^2]-E[x]^2 loses ~u*100^2 of a
