@@ -70,6 +70,7 @@ double MeasureTriadGbps() {
         static_cast<float*>(std::aligned_alloc(64, kBytes)), &std::free);
   };
   auto a = allocate(), b = allocate(), c = allocate();
+  if (!a || !b || !c) return 0;  // no memory for the arrays: no bandwidth figure (roofline off)
   std::fill_n(a.get(), kElements, 0.0f);
   std::fill_n(b.get(), kElements, 1.0f);
   std::fill_n(c.get(), kElements, 2.0f);
