@@ -1,11 +1,10 @@
 // Benchmark: wall time of one full validation (compile + numeric + perf) per built-in op,
 // cold (empty compile cache) and warm (cache filled), and the cost of a cached recompile.
 //
-// Each op's candidate is its optimized example, against the naive example (every built-in op
-// has both); an op without them would use its own reference source, renamed out of the
-// reserved namespace and with a marker comment (a distinct source, so "cold" really compiles
-// twice), validated against the reference. The machine model is measured before the timings
-// start and copied into every fresh store, so no row pays for it.
+// Each op's candidate is its optimized example against its naive example, or, for ops without
+// an optimized example, the first recipe its skills carry at the default parameters (not the
+// tuned winner: the bench times validation, not the search). The machine model is measured
+// before the timings start and copied into every fresh store, so no row pays for it.
 //
 // usage: validate_bench [--reps N] [--ops a,b,c]
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "cannbot/app/providers.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/util/stats.h"
@@ -36,29 +36,31 @@ double Seconds(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-validator::ValidationRequest RequestFor(const ops::OpSpec& op, std::string* label) {
+// The optimized example against the naive one; for ops without an optimized example, the
+// first recipe the skills carry for the op, at its default parameters.
+Result<validator::ValidationRequest> RequestFor(const ops::OpSpec& op,
+                                                const skills::SkillLibrary& library,
+                                                std::string* label) {
   validator::ValidationRequest request;
   request.op = op.name;
   request.seed = 42;
   const std::string dir = std::string(CANNBOT_SOURCE_DIR) + "/examples/" + op.name;
-  auto optimized = ReadFile(dir + "/optimized.cpp");
-  auto naive = ReadFile(dir + "/naive.cpp");
-  if (optimized.ok() && naive.ok()) {
+  CANNBOT_ASSIGN_OR_RETURN(std::string naive, ReadFile(dir + "/naive.cpp"));
+  request.baseline = validator::KernelSource{"examples/" + op.name + "/naive.cpp", naive};
+  if (auto optimized = ReadFile(dir + "/optimized.cpp"); optimized.ok()) {
     request.candidate = {"examples/" + op.name + "/optimized.cpp", *optimized};
-    request.baseline = validator::KernelSource{"examples/" + op.name + "/naive.cpp", *naive};
     *label = "example";
-  } else {
-    // The reference's own source, renamed out of cannbot's reserved namespace (which the
-    // source check refuses in candidates).
-    std::string copy = op.ReferenceAsKernel();
-    for (size_t at = copy.find("cannbot_ref"); at != std::string::npos;
-         at = copy.find("cannbot_ref", at)) {
-      copy.replace(at, 11, "copy_of_ref");
-    }
-    request.candidate = {"reference copy", "// bench candidate\n" + copy};
-    *label = "reference copy";
+    return request;
   }
-  return request;
+  for (const skills::Skill& skill : library.skills()) {
+    for (const skills::Recipe& recipe : skill.recipes) {
+      if (recipe.op != op.name || recipe.target != "cpu") continue;
+      request.candidate = {recipe.path, skills::Instantiate(recipe, skills::Defaults(recipe))};
+      *label = "recipe " + recipe.name + " (defaults)";
+      return request;
+    }
+  }
+  return Status::NotFound("no optimized example and no recipe for " + op.name);
 }
 
 std::string Summary(const validator::Verdict& v) {
@@ -95,13 +97,21 @@ int main(int argc, char** argv) {
               machine.cpu_name.c_str(), machine.logical_cpus, machine.stream_gbps,
               machine.peak_gflops, machine.vector_isa.c_str(), reps);
 
+  const config::Config defaults;
+  std::vector<std::string> warnings;
+  const skills::SkillLibrary library = app::LoadSkills(defaults, {}, &warnings);
   std::vector<Row> rows;
   int store_index = 0;
   for (const ops::OpSpec& op : ops::Registry::BuiltIn().ops()) {
     if (!only.empty() && std::find(only.begin(), only.end(), op.name) == only.end()) continue;
     Row row;
     row.op = op.name;
-    validator::ValidationRequest request = RequestFor(op, &row.candidate);
+    auto request_or = RequestFor(op, library, &row.candidate);
+    if (!request_or.ok()) {
+      std::fprintf(stderr, "%s: %s\n", op.name.c_str(), request_or.status().ToString().c_str());
+      return 2;
+    }
+    const validator::ValidationRequest& request = *request_or;
     for (int r = 0; r < reps; ++r) {
       // Cold: a fresh store, so both kernels really compile.
       auto store = store::Store::Open(scratch->File("store-" + std::to_string(store_index++) +

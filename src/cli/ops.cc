@@ -15,41 +15,6 @@ struct OpsFlags {
   bool json = false;
 };
 
-const char* KindName(ops::ParamKind kind) {
-  switch (kind) {
-    case ops::ParamKind::kInput: return "input";
-    case ops::ParamKind::kOutput: return "output";
-    case ops::ParamKind::kSize: return "size";
-    case ops::ParamKind::kScalar: return "scalar";
-  }
-  return "?";
-}
-
-nlohmann::json OpJson(const ops::OpSpec& op, bool full) {
-  nlohmann::json out = {{"name", op.name}, {"summary", op.summary},
-                        {"signature", op.CSignature()}};
-  if (!full) return out;
-  out["semantics"] = op.semantics;
-  nlohmann::json params = nlohmann::json::array();
-  for (const ops::Param& p : op.params) {
-    params.push_back({{"name", p.name}, {"kind", KindName(p.kind)}, {"c_type", p.CType()}});
-  }
-  out["params"] = params;
-  nlohmann::json shapes = nlohmann::json::array();
-  for (const ops::Shape& s : op.shapes) {
-    ops::Tolerance t = op.tolerance(s);
-    shapes.push_back({{"label", s.label}, {"sizes", s.sizes}, {"scalars", s.scalars},
-                      {"perf", s.perf}, {"atol", t.atol}, {"rtol", t.rtol},
-                      {"flops", op.flops(s)}, {"bytes", op.Bytes(s)}});
-  }
-  out["shapes"] = shapes;
-  nlohmann::json inputs;
-  for (const auto& [name, d] : op.inputs) inputs[name] = d.Describe();
-  out["inputs"] = inputs;
-  out["reference_source"] = op.reference_source;
-  return out;
-}
-
 void PrintOp(const ops::OpSpec& op) {
   std::printf("%s: %s\n\n  %s;\n\n%s\n\n", op.name.c_str(), op.summary.c_str(),
               op.CSignature().c_str(), op.semantics.c_str());
@@ -82,7 +47,7 @@ int Run(const OpsFlags& flags) {
     if (op == nullptr) return ReportError(Status::NotFound("unknown op '" + flags.show + "'"),
                                           flags.json);
     if (flags.json) {
-      std::printf("%s\n", OpJson(*op, true).dump(2).c_str());
+      std::printf("%s\n", op->ToJson(true).dump(2).c_str());
     } else {
       PrintOp(*op);
     }
@@ -90,7 +55,7 @@ int Run(const OpsFlags& flags) {
   }
   if (flags.json) {
     nlohmann::json all = nlohmann::json::array();
-    for (const ops::OpSpec& op : registry.ops()) all.push_back(OpJson(op, false));
+    for (const ops::OpSpec& op : registry.ops()) all.push_back(op.ToJson(false));
     std::printf("%s\n", all.dump(2).c_str());
     return kExitOk;
   }

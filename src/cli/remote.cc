@@ -45,14 +45,7 @@ Result<Json> Body(const RemoteSuggest& args) {
   if (args.budget > 0) options["budget"] = args.budget;
   if (args.time_budget > 0) options["time_budget_seconds"] = args.time_budget;
   if (args.seed) options["seed"] = *args.seed;
-  if (args.llm == "offline") {
-    options["llm"] = "offline";
-  } else if (!args.llm.empty() || !args.model.empty()) {
-    Json llm = Json::object();
-    if (!args.llm.empty()) llm["url"] = args.llm;
-    if (!args.model.empty()) llm["model"] = args.model;
-    options["llm"] = llm;
-  }
+  if (Json llm = service::LlmOption(args.llm, args.model); !llm.is_null()) options["llm"] = llm;
   body["options"] = options;
   return body;
 }

@@ -44,14 +44,7 @@ Json RemoteOptimizer::Body(const KernelInput& input, std::vector<std::string>* n
                   {"time_budget_seconds", config_.thresholds.time_budget_seconds}};
   if (config_.rounds >= 0) options["rounds"] = config_.rounds;
   if (config_.seed) options["seed"] = *config_.seed;
-  if (config_.llm == "offline") {
-    options["llm"] = "offline";
-  } else if (!config_.llm.empty() || !config_.model.empty()) {
-    Json llm = Json::object();
-    if (!config_.llm.empty()) llm["url"] = config_.llm;
-    if (!config_.model.empty()) llm["model"] = config_.model;
-    options["llm"] = llm;
-  }
+  if (Json llm = service::LlmOption(config_.llm, config_.model); !llm.is_null()) options["llm"] = llm;
   body["options"] = options;
   return body;
 }

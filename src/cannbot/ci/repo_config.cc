@@ -1,13 +1,11 @@
 #include "cannbot/ci/repo_config.h"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cannbot/ci/glob.h"
+#include "cannbot/config/config.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 
@@ -15,41 +13,6 @@ namespace cannbot::ci {
 namespace {
 
 using Json = nlohmann::json;
-
-// TOML as JSON, so one reader handles both file forms.
-Json ToJson(const toml::node& node) {
-  if (auto* table = node.as_table()) {
-    Json out = Json::object();
-    for (const auto& [key, value] : *table) out[std::string(key.str())] = ToJson(value);
-    return out;
-  }
-  if (auto* array = node.as_array()) {
-    Json out = Json::array();
-    for (const auto& value : *array) out.push_back(ToJson(value));
-    return out;
-  }
-  if (node.is_integer()) return *node.value<int64_t>();
-  if (node.is_floating_point()) return *node.value<double>();
-  if (node.is_boolean()) return *node.value<bool>();
-  if (node.is_string()) return *node.value<std::string>();
-  return nullptr;  // dates and times: no key takes them, so the type check reports them
-}
-
-Result<Json> ParseText(const std::string& text, const std::string& name) {
-  const bool json = name.size() >= 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-  if (json) {
-    Json parsed = Json::parse(text, nullptr, false);
-    if (parsed.is_discarded()) return Status::InvalidArgument(name + ": not valid JSON");
-    return parsed;
-  }
-  try {  // toml++ reports syntax errors by exception: caught here, at the library's edge
-    return ToJson(toml::parse(text, name));
-  } catch (const toml::parse_error& e) {
-    std::ostringstream why;
-    why << e.description() << " (line " << e.source().begin.line << ")";
-    return Status::InvalidArgument(name + ": not valid TOML: " + why.str());
-  }
-}
 
 Status OnlyKeys(const Json& object, std::initializer_list<const char*> keys,
                 const std::string& where) {
@@ -135,7 +98,7 @@ Status FromJson(const Json& j, RepoConfig* config) {
 }  // namespace
 
 Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& name) {
-  CANNBOT_ASSIGN_OR_RETURN(Json json, ParseText(text, name));
+  CANNBOT_ASSIGN_OR_RETURN(Json json, config::ParseTomlOrJson(text, name));
   RepoConfig config;
   CANNBOT_RETURN_IF_ERROR(FromJson(json, &config).WithContext(name));
   return config;

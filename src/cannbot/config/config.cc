@@ -16,7 +16,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Converts TOML to JSON so one reader handles both file forms.
+// TOML as JSON, so one reader handles both file forms.
 Json ToJson(const toml::node& node) {
   if (auto* table = node.as_table()) {
     Json out = Json::object();
@@ -28,11 +28,11 @@ Json ToJson(const toml::node& node) {
     for (const auto& value : *array) out.push_back(ToJson(value));
     return out;
   }
-  if (auto v = node.value<int64_t>(); v && node.is_integer()) return *v;
-  if (auto v = node.value<double>(); v && node.is_floating_point()) return *v;
-  if (auto v = node.value<bool>()) return *v;
-  if (auto v = node.value<std::string>()) return *v;
-  return nullptr;
+  if (node.is_integer()) return *node.value<int64_t>();
+  if (node.is_floating_point()) return *node.value<double>();
+  if (node.is_boolean()) return *node.value<bool>();
+  if (node.is_string()) return *node.value<std::string>();
+  return nullptr;  // dates and times
 }
 
 Status Unknown(const std::string& where, const std::string& key) {
@@ -154,22 +154,24 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+Result<Json> ParseTomlOrJson(const std::string& text, const std::string& name) {
+  if (EndsWith(name, ".json")) {
+    Json parsed = Json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) return Status::InvalidArgument(name + ": not valid JSON");
+    return parsed;
+  }
+  try {  // toml++ reports syntax errors by exception: caught here, at the library's edge
+    return ToJson(toml::parse(text, name));
+  } catch (const toml::parse_error& e) {
+    std::ostringstream why;
+    why << e.description() << " (line " << e.source().begin.line << ")";
+    return Status::InvalidArgument(name + ": not valid TOML: " + why.str());
+  }
+}
+
 Status LoadFile(const std::string& path, Config* config) {
   CANNBOT_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 1u << 20));
-  Json json;
-  if (EndsWith(path, ".json")) {
-    json = Json::parse(text, nullptr, false);
-    if (json.is_discarded()) return Status::InvalidArgument(path + ": not valid JSON");
-  } else {
-    try {  // toml++ reports syntax errors by exception: caught here, at the library's edge
-      toml::table parsed = toml::parse(text, path);
-      json = ToJson(parsed);
-    } catch (const toml::parse_error& e) {
-      std::ostringstream why;
-      why << e.description() << " (line " << e.source().begin.line << ")";
-      return Status::InvalidArgument(path + ": not valid TOML: " + why.str());
-    }
-  }
+  CANNBOT_ASSIGN_OR_RETURN(Json json, ParseTomlOrJson(text, path));
   return FromJson(json, config).WithContext(path);
 }
 

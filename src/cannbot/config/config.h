@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cannbot/llm/chat_client.h"
 #include "cannbot/optimize/loop.h"
 #include "cannbot/util/status.h"
@@ -53,6 +55,12 @@ struct Config {
 
 // Reads a .toml or .json file into `config` (keys present override).
 Status LoadFile(const std::string& path, Config* config);
+
+// `text` as one JSON document: parsed as JSON when `name` ends in .json, else as TOML (tables
+// become objects; dates and times become null, which no setting accepts). Shared by every
+// cannbot file that may be written in either form. Errors: InvalidArgument naming `name` and,
+// for TOML, the line.
+Result<nlohmann::json> ParseTomlOrJson(const std::string& text, const std::string& name);
 // Applies CANNBOT_DB, CANNBOT_MIN_SPEEDUP, CANNBOT_LLM_URL, CANNBOT_MODEL, CANNBOT_SAMPLES,
 // CANNBOT_ROUNDS, CANNBOT_TEMPERATURE, CANNBOT_MAX_TOKENS, CANNBOT_SKILLS_DIRS (':'-separated),
 // CANNBOT_COMPILER, and for the daemon CANNBOT_HOST, CANNBOT_PORT, CANNBOT_WORKERS and

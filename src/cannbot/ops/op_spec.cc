@@ -121,4 +121,42 @@ std::vector<const Param*> OpSpec::ParamsOfKind(ParamKind kind) const {
   return out;
 }
 
+namespace {
+
+const char* KindName(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::kInput: return "input";
+    case ParamKind::kOutput: return "output";
+    case ParamKind::kSize: return "size";
+    case ParamKind::kScalar: return "scalar";
+  }
+  return "?";
+}
+
+}  // namespace
+
+nlohmann::json OpSpec::ToJson(bool full) const {
+  nlohmann::json out = {{"name", name}, {"summary", summary}, {"signature", CSignature()}};
+  if (!full) return out;
+  out["semantics"] = semantics;
+  nlohmann::json params_json = nlohmann::json::array();
+  for (const Param& p : params) {
+    params_json.push_back({{"name", p.name}, {"kind", KindName(p.kind)}, {"c_type", p.CType()}});
+  }
+  out["params"] = params_json;
+  nlohmann::json shapes_json = nlohmann::json::array();
+  for (const Shape& s : shapes) {
+    const Tolerance t = tolerance(s);
+    shapes_json.push_back({{"label", s.label}, {"sizes", s.sizes}, {"scalars", s.scalars},
+                           {"perf", s.perf}, {"atol", t.atol}, {"rtol", t.rtol},
+                           {"flops", flops(s)}, {"bytes", Bytes(s)}});
+  }
+  out["shapes"] = shapes_json;
+  nlohmann::json inputs_json = nlohmann::json::object();
+  for (const auto& [input, d] : inputs) inputs_json[input] = d.Describe();
+  out["inputs"] = inputs_json;
+  out["reference_source"] = reference_source;
+  return out;
+}
+
 }  // namespace cannbot::ops

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cannbot/util/status.h"
 
 namespace cannbot::ops {
@@ -116,6 +118,10 @@ struct OpSpec {
 
   // "void swish(const float* x, float* y, int64_t n)"
   std::string CSignature() const;
+  // The contract as `cannbot ops --json` and GET /ops print it: name, summary and signature;
+  // with `full`, also the semantics, parameters, shapes (tolerances, work), input
+  // distributions and the reference source.
+  nlohmann::json ToJson(bool full) const;
   // A translation unit exporting the reference under the op's extern "C" name.
   std::string ReferenceAsKernel() const;
   // Compulsory memory traffic of one call: every input read once, every output written once.

@@ -51,6 +51,15 @@ httplib::Headers AuthHeaders(const std::string& token) {
 
 }  // namespace
 
+Json LlmOption(const std::string& llm, const std::string& model) {
+  if (llm == "offline") return "offline";
+  if (llm.empty() && model.empty()) return nullptr;
+  Json out = Json::object();
+  if (!llm.empty()) out["url"] = llm;
+  if (!model.empty()) out["model"] = model;
+  return out;
+}
+
 DaemonClient::DaemonClient(DaemonClientConfig config) : config_(std::move(config)) {
   // "http://host:port/prefix" -> the client's base ("http://host:port") and a path prefix.
   const std::string& url = config_.server;

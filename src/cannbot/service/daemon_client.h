@@ -29,6 +29,10 @@ struct DaemonClientConfig {
   std::chrono::seconds reconnect_for{120};  // how long an unreachable daemon is retried
 };
 
+// A request's options.llm for a provider choice: "offline" as is, else {url, model} with
+// whichever is set; null when neither is (the daemon's default provider).
+nlohmann::json LlmOption(const std::string& llm, const std::string& model);
+
 class DaemonClient {
  public:
   explicit DaemonClient(DaemonClientConfig config);

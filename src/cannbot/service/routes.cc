@@ -343,14 +343,14 @@ ApiResponse Api::Diagnose(ApiRequest& request) {
 
 ApiResponse Api::ListOps(ApiRequest&) {
   Json list = Json::array();
-  for (const ops::OpSpec& op : ops::Registry::BuiltIn().ops()) list.push_back(OpJson(op, false));
+  for (const ops::OpSpec& op : ops::Registry::BuiltIn().ops()) list.push_back(op.ToJson(false));
   return JsonResponse(200, {{"ops", list}});
 }
 
 ApiResponse Api::GetOp(ApiRequest& request) {
   const ops::OpSpec* op = ops::Registry::BuiltIn().Find(request.params[0]);
   if (op == nullptr) return ErrorResponse(404, "not_found", "unknown op '" + request.params[0] + "'");
-  return JsonResponse(200, OpJson(*op, true));
+  return JsonResponse(200, op->ToJson(true));
 }
 
 ApiResponse Api::ListSkills(ApiRequest&) {

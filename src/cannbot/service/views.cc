@@ -7,16 +7,6 @@ using Json = nlohmann::json;
 
 Json TimeOrNull(double t) { return t > 0 ? Json(t) : Json(nullptr); }
 
-const char* KindName(ops::ParamKind kind) {
-  switch (kind) {
-    case ops::ParamKind::kInput: return "input";
-    case ops::ParamKind::kOutput: return "output";
-    case ops::ParamKind::kSize: return "size";
-    case ops::ParamKind::kScalar: return "scalar";
-  }
-  return "?";
-}
-
 // An attempt as GET /jobs/{id} lists it: the verdict's detail stays in the report.
 Json AttemptSummary(const Json& attempt) {
   Json out = Json::object();
@@ -68,30 +58,6 @@ Json JobJson(const JobRecord& job, const std::vector<Json>& attempts) {
   out["attempts"] = list;
   out["report"] = job.report ? *job.report : Json(nullptr);
   out["report_text"] = job.report_text.empty() ? Json(nullptr) : Json(job.report_text);
-  return out;
-}
-
-Json OpJson(const ops::OpSpec& op, bool full) {
-  Json out = {{"name", op.name}, {"summary", op.summary}, {"signature", op.CSignature()}};
-  if (!full) return out;
-  out["semantics"] = op.semantics;
-  Json params = Json::array();
-  for (const ops::Param& p : op.params) {
-    params.push_back({{"name", p.name}, {"kind", KindName(p.kind)}, {"c_type", p.CType()}});
-  }
-  out["params"] = params;
-  Json shapes = Json::array();
-  for (const ops::Shape& s : op.shapes) {
-    const ops::Tolerance t = op.tolerance(s);
-    shapes.push_back({{"label", s.label}, {"sizes", s.sizes}, {"scalars", s.scalars},
-                      {"perf", s.perf}, {"atol", t.atol}, {"rtol", t.rtol},
-                      {"flops", op.flops(s)}, {"bytes", op.Bytes(s)}});
-  }
-  out["shapes"] = shapes;
-  Json inputs = Json::object();
-  for (const auto& [name, d] : op.inputs) inputs[name] = d.Describe();
-  out["inputs"] = inputs;
-  out["reference_source"] = op.reference_source;
   return out;
 }
 

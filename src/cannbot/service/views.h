@@ -24,8 +24,6 @@ nlohmann::json JobSummaryJson(const JobRecord& job);
 // GET /jobs/{id}: the summary plus options, the attempts of the latest run and the report.
 nlohmann::json JobJson(const JobRecord& job, const std::vector<nlohmann::json>& attempts);
 
-// GET /ops (full = false) and GET /ops/{name} (full = true).
-nlohmann::json OpJson(const ops::OpSpec& op, bool full);
 // GET /skills.
 nlohmann::json SkillJson(const skills::Skill& skill);
 
