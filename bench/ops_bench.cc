@@ -23,7 +23,8 @@
 #include <random>
 #include <sstream>
 
-#include "cannbot/app/providers.h"
+#include "cannbot/engine/engine.h"
+#include "cannbot/engine/providers.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/optimize/pipeline.h"
 #include "cannbot/util/fs.h"
@@ -255,7 +256,7 @@ std::string Target(const Row& row, double stream_gbps, bool* met) {
   return text;
 }
 
-Row RunOp(const ops::OpSpec& op, store::Store* store, int budget) {
+Row RunOp(const ops::OpSpec& op, const ops::Registry& registry, store::Store* store, int budget) {
   Row row;
   row.op = op.name;
   row.shape = op.PerfShape().Describe();
@@ -265,33 +266,26 @@ Row RunOp(const ops::OpSpec& op, store::Store* store, int budget) {
     row.note = text.status().message();
     return row;
   }
-  config::Config config;
-  config.loop.rounds = 8;  // as `cannbot suggest` offline
-  validator::Validator validator(app::MakeValidatorConfig(config), store);
+  const config::Config config;  // offline, as `cannbot suggest` with no LLM
+  validator::Validator validator(engine::MakeValidatorConfig(config), store, registry);
   std::vector<std::string> warnings;
-  skills::SkillLibrary library = app::LoadSkills(config, {}, &warnings);
-  optimize::OfflineConfig offline;
-  if (budget > 0) offline.max_variants = budget;
-  auto bundle = app::MakeProvider(config, library, store, validator, op.name, offline);
-  if (!bundle.ok()) {
-    row.note = bundle.status().message();
-    return row;
-  }
-  optimize::SuggestRequest request;
-  request.op = op.name;
-  request.kernel = {"examples/" + op.name + "/naive.cpp", *text};
-  optimize::SuggestContext context{&validator, bundle->provider.get(), &library, store,
-                                   config.loop};
+  const skills::SkillLibrary library = engine::LoadSkills(config, {}, &warnings);
+  engine::Engine engine({&config, &registry, &validator, &library, store});
+  engine::JobSpec spec;
+  spec.op = op.name;
+  spec.name = "examples/" + op.name + "/naive.cpp";
+  spec.source = *text;
+  if (budget > 0) spec.options.budget = budget;
   const auto start = Clock::now();
-  auto result = optimize::Suggest(request, context);
+  auto result = engine.Run(spec);
   row.suggest_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (!result.ok()) {
     row.note = result.status().message();
     return row;
   }
-  const optimize::Attempt* best = result->report.Best();
+  const optimize::Attempt* best = result->Best();
   if (best == nullptr || !best->verdict || !best->verdict->perf) {
-    row.note = "no accepted kernel (" + std::to_string(result->report.attempts.size()) +
+    row.note = "no accepted kernel (" + std::to_string(result->attempts.size()) +
                " attempts)";
     return row;
   }
@@ -339,8 +333,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  const ops::Registry registry = ops::Registry::BuiltIns();
   if (names.empty()) {
-    for (const ops::OpSpec& op : ops::Registry::BuiltIn().ops()) names.push_back(op.name);
+    for (const ops::OpSpec& op : registry.ops()) names.push_back(op.name);
   }
   auto temp = TempDir::Create("cannbot-ops-bench");
   if (!temp.ok()) {
@@ -361,12 +356,12 @@ int main(int argc, char** argv) {
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   int missed = 0;
   for (const std::string& name : names) {
-    const ops::OpSpec* op = ops::Registry::BuiltIn().Find(name);
+    const ops::OpSpec* op = registry.Find(name);
     if (op == nullptr) {
       std::fprintf(stderr, "ops_bench: unknown op '%s'\n", name.c_str());
       return 2;
     }
-    const Row row = RunOp(*op, store->get(), budget);
+    const Row row = RunOp(*op, registry, store->get(), budget);
     if (!row.found) {
       ++missed;
       std::printf("| %s | %s | - | - | none found | - | - | - | - | - | - | missed: %s | %.1f |\n",

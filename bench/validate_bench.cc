@@ -12,7 +12,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "cannbot/app/providers.h"
+#include "cannbot/engine/providers.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/util/stats.h"
@@ -99,10 +99,11 @@ int main(int argc, char** argv) {
 
   const config::Config defaults;
   std::vector<std::string> warnings;
-  const skills::SkillLibrary library = app::LoadSkills(defaults, {}, &warnings);
+  const skills::SkillLibrary library = engine::LoadSkills(defaults, {}, &warnings);
+  const ops::Registry registry = ops::Registry::BuiltIns();
   std::vector<Row> rows;
   int store_index = 0;
-  for (const ops::OpSpec& op : ops::Registry::BuiltIn().ops()) {
+  for (const ops::OpSpec& op : registry.ops()) {
     if (!only.empty() && std::find(only.begin(), only.end(), op.name) == only.end()) continue;
     Row row;
     row.op = op.name;
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
                                                     ".db"));
       if (!store.ok()) return 2;
       (void)(*store)->PutMachineModel(machine.machine_id, machine.ToJson().dump());
-      validator::Validator validator(validator::ValidatorConfig{}, store->get());
+      validator::Validator validator(validator::ValidatorConfig{}, store->get(), registry);
       auto start = Clock::now();
       auto cold = validator.Validate(request);
       row.cold.push_back(Seconds(start));

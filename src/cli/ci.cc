@@ -103,7 +103,8 @@ Status BuildToolConfig(const CiFlags& flags, config::Config* config) {
 }
 
 Result<std::unique_ptr<ci::KernelOptimizer>> MakeOptimizer(const CiFlags& flags,
-                                                           const ci::PreparedRun& run) {
+                                                           const ci::PreparedRun& run,
+                                                           const ops::Registry& registry) {
   if (!flags.server.empty()) {
     ci::RemoteOptimizerConfig remote;
     remote.daemon.server = flags.server;
@@ -120,7 +121,7 @@ Result<std::unique_ptr<ci::KernelOptimizer>> MakeOptimizer(const CiFlags& flags,
   if (flags.seed_given) local.seed = flags.seed;
   std::vector<std::string> warnings;
   CANNBOT_ASSIGN_OR_RETURN(std::unique_ptr<ci::LocalOptimizer> optimizer,
-                           ci::LocalOptimizer::Create(std::move(local), &warnings));
+                           ci::LocalOptimizer::Create(std::move(local), registry, &warnings));
   for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
   return std::unique_ptr<ci::KernelOptimizer>(std::move(optimizer));
 }
@@ -187,7 +188,7 @@ optimize::ProgressFn CiProgress() {
   };
 }
 
-int Run(const CiFlags& flags) {
+int Run(const CiFlags& flags, const ops::Registry& registry) {
   // A dry run never talks to the forge, so it needs none of its settings.
   std::unique_ptr<llm::HttpClient> http;
   std::unique_ptr<ci::CommentPoster> poster;
@@ -199,7 +200,7 @@ int Run(const CiFlags& flags) {
     Status checked = poster->CheckConfig();
     if (!checked.ok()) return ReportError(checked, false);
   }
-  ci::CiRequest request{flags.repo, flags.base, flags.head, flags.repo_config, {}};
+  ci::CiRequest request{flags.repo, flags.base, flags.head, flags.repo_config, {}, &registry};
   auto run = ci::Prepare(request);
   if (!run.ok()) return ReportError(run.status(), false);
   DescribePlan(*run);
@@ -207,7 +208,7 @@ int Run(const CiFlags& flags) {
     auto existing = poster->Find();
     if (!existing.ok()) return ReportError(existing.status(), false);
   }
-  auto optimizer = MakeOptimizer(flags, *run);
+  auto optimizer = MakeOptimizer(flags, *run, registry);
   if (!optimizer.ok()) return ReportError(optimizer.status(), false);
   ci::CiResult result = ci::RunPlan(*run, **optimizer, Say, CiProgress());
   const std::string body = ci::RenderComment(result.comment);
@@ -229,7 +230,7 @@ int Run(const CiFlags& flags) {
 
 }  // namespace
 
-Command RegisterCi(CLI::App& app) {
+Command RegisterCi(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<CiFlags>();
   CLI::App* cmd = app.add_subcommand(
       "ci", "Check the kernels a change touched and comment on its pull request");
@@ -264,7 +265,7 @@ Command RegisterCi(CLI::App& app) {
   cmd->add_flag("--dry-run", flags->dry_run, "Print the comment instead of posting it");
   cmd->add_option("--artifacts", flags->artifacts,
                   "Directory (existing) for comment.md, suggested kernels and JSON reports");
-  return {cmd, [flags] { return Run(*flags); }};
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 
 }  // namespace cannbot::cli

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cannbot/ops/registry.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::cli {
@@ -25,13 +26,14 @@ struct Command {
   std::function<int()> run;  // runs the command after parsing; returns the exit code
 };
 
-Command RegisterValidate(CLI::App& app);
-Command RegisterOps(CLI::App& app);
-Command RegisterDiagnose(CLI::App& app);
-Command RegisterSuggest(CLI::App& app);
+// Commands that look ops up get the registry main() built; it outlives every command.
+Command RegisterValidate(CLI::App& app, const ops::Registry& registry);
+Command RegisterOps(CLI::App& app, const ops::Registry& registry);
+Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry);
+Command RegisterSuggest(CLI::App& app, const ops::Registry& registry);
 Command RegisterSkills(CLI::App& app);
 Command RegisterServe(CLI::App& app);
-Command RegisterCi(CLI::App& app);
+Command RegisterCi(CLI::App& app, const ops::Registry& registry);
 Command RegisterMachine(CLI::App& app);
 
 // Prints an error for people (stderr) or machines (stdout JSON) and returns kExitError.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/engine/engine.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/store/store.h"
@@ -37,11 +38,8 @@ struct Loaded {
   std::string origin;  // "profile.csv (msprof op_summary CSV, detected)"
 };
 
-Result<Loaded> SelfProfile(const DiagnoseFlags& flags) {
-  const ops::OpSpec* op = ops::Registry::BuiltIn().Find(flags.op);
-  if (op == nullptr) {
-    return Status::NotFound("unknown op '" + flags.op + "' (see `cannbot ops`)");
-  }
+Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& registry) {
+  CANNBOT_ASSIGN_OR_RETURN(const ops::OpSpec* op, engine::FindOp(registry, flags.op));
   auto text = ReadFile(flags.source, 4u << 20);
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
   auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
@@ -86,7 +84,7 @@ void PrintTable(const Loaded& loaded, const profile::KernelProfile& kernel,
   }
 }
 
-int Run(const DiagnoseFlags& flags) {
+int Run(const DiagnoseFlags& flags, const ops::Registry& registry) {
   const bool self = !flags.op.empty() || !flags.source.empty();
   if (self == !flags.profile.empty()) {
     return ReportError(Status::InvalidArgument(
@@ -97,7 +95,7 @@ int Run(const DiagnoseFlags& flags) {
     return ReportError(Status::InvalidArgument("self-profiling needs both --op and --source"),
                        flags.json);
   }
-  auto loaded = self ? SelfProfile(flags) : Import(flags);
+  auto loaded = self ? SelfProfile(flags, registry) : Import(flags);
   if (!loaded.ok()) return ReportError(loaded.status(), flags.json);
   std::string why;
   auto picked = loaded->profile.Pick(self ? "" : flags.kernel, &why);
@@ -119,7 +117,7 @@ int Run(const DiagnoseFlags& flags) {
 
 }  // namespace
 
-Command RegisterDiagnose(CLI::App& app) {
+Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<DiagnoseFlags>();
   CLI::App* cmd = app.add_subcommand(
       "diagnose", "Find what limits a kernel, from a profile or by timing it on this CPU");
@@ -144,7 +142,7 @@ Command RegisterDiagnose(CLI::App& app) {
   cmd->add_flag("--no-counters", flags->no_counters,
                 "Self-profile: do not try perf stat hardware counters");
   cmd->add_flag("--json", flags->json, "Print {\"profile\", \"diagnosis\"} as JSON");
-  return {cmd, [flags] { return Run(*flags); }};
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 
 }  // namespace cannbot::cli

@@ -11,10 +11,13 @@ int main(int argc, char** argv) {
   CLI::App app{"cannbot: validated kernel optimisation from profiler data"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cannbot 0.1.0");
-  const std::vector<Command> commands = {RegisterValidate(app), RegisterSuggest(app),
-                                         RegisterDiagnose(app), RegisterOps(app),
-                                         RegisterSkills(app), RegisterServe(app), RegisterCi(app),
-                                         RegisterMachine(app)};
+  // The composition root: the op registry is built here and passed down, never global.
+  const cannbot::ops::Registry registry = cannbot::ops::Registry::BuiltIns();
+  const std::vector<Command> commands = {
+      RegisterValidate(app, registry), RegisterSuggest(app, registry),
+      RegisterDiagnose(app, registry), RegisterOps(app, registry),
+      RegisterSkills(app),             RegisterServe(app),
+      RegisterCi(app, registry),       RegisterMachine(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

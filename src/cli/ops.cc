@@ -40,8 +40,7 @@ void PrintOp(const ops::OpSpec& op) {
               op.reference_source.c_str());
 }
 
-int Run(const OpsFlags& flags) {
-  const ops::Registry& registry = ops::Registry::BuiltIn();
+int Run(const OpsFlags& flags, const ops::Registry& registry) {
   if (!flags.show.empty()) {
     const ops::OpSpec* op = registry.Find(flags.show);
     if (op == nullptr) return ReportError(Status::NotFound("unknown op '" + flags.show + "'"),
@@ -69,12 +68,12 @@ int Run(const OpsFlags& flags) {
 
 }  // namespace
 
-Command RegisterOps(CLI::App& app) {
+Command RegisterOps(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<OpsFlags>();
   CLI::App* cmd = app.add_subcommand("ops", "List the built-in ops (the kernel contract)");
   cmd->add_option("--show", flags->show, "Print one op in full");
   cmd->add_flag("--json", flags->json, "Machine-readable output");
-  return {cmd, [flags] { return Run(*flags); }};
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 
 }  // namespace cannbot::cli

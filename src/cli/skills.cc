@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "cannbot/app/providers.h"
+#include "cannbot/engine/providers.h"
 #include "cannbot/config/config.h"
 #include "cannbot/skills/skill.h"
 #include "cli/commands.h"
@@ -27,7 +27,7 @@ int Run(const SkillsFlags& flags) {
   Status env = config::ApplyEnvironment(&config);
   if (!env.ok()) return ReportError(env, flags.json);
   std::vector<std::string> warnings;
-  skills::SkillLibrary library = app::LoadSkills(config, flags.dirs, &warnings);
+  skills::SkillLibrary library = engine::LoadSkills(config, flags.dirs, &warnings);
   for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
   if (!flags.show.empty()) {
     const skills::Skill* skill = library.Find(flags.show);

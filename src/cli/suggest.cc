@@ -2,14 +2,15 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
-#include "cannbot/app/providers.h"
 #include "cannbot/config/config.h"
-#include "cannbot/optimize/pipeline.h"
+#include "cannbot/engine/engine.h"
+#include "cannbot/service/daemon_client.h"
+#include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cli/commands.h"
-#include "cli/remote.h"
 
 namespace cannbot::cli {
 namespace {
@@ -31,25 +32,51 @@ struct SuggestFlags {
   double min_speedup = 0;
   int budget = 0;
   double time_budget = 0;
-  std::string target = "cpu";
+  std::string target_name{target::Default().name()};
   uint64_t seed = 0;
   bool seed_given = false;
   std::string db;
-  std::string server;  // run on a daemon instead (remote.cc)
+  std::string server;  // run on a daemon instead
   std::string token;
 };
 
 Status BuildConfig(const SuggestFlags& flags, config::Config* config) {
   if (!flags.config_file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(flags.config_file, config));
   CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(config));
-  if (!flags.llm.empty()) config->llm.base_url = flags.llm;
-  if (!flags.model.empty()) config->llm.model = flags.model;
-  if (flags.samples > 0) config->loop.samples = flags.samples;
-  if (flags.rounds >= 0) config->loop.rounds = flags.rounds;
-  if (flags.min_speedup > 0) config->min_speedup = flags.min_speedup;
   if (!flags.db.empty()) config->db = flags.db;
   for (const std::string& dir : flags.skills_dirs) config->skill_dirs.push_back(dir);
   return Status::Ok();
+}
+
+// The kernel's name in reports and diffs: the path as given, or the file name when the path
+// is absolute (a daemon takes no absolute paths, and a local run must report the same).
+std::string KernelName(const std::string& path) {
+  if (path.empty() || path.front() != '/') return path;
+  return path.substr(path.find_last_of('/') + 1);
+}
+
+// The job, the same whether it runs here or on a daemon.
+Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
+  engine::JobSpec spec;
+  spec.op = flags.op;
+  CANNBOT_ASSIGN_OR_RETURN(spec.source, ReadFile(flags.file, engine::kMaxSourceBytes));
+  spec.name = KernelName(flags.file);
+  if (!flags.profile.empty()) {
+    CANNBOT_ASSIGN_OR_RETURN(spec.profile, ReadFile(flags.profile, size_t{1} << 30));
+    spec.profile_name = flags.profile;
+  }
+  CANNBOT_ASSIGN_OR_RETURN(spec.profile_format, profile::ParseFormat(flags.format));
+  spec.profile_kernel = flags.kernel;
+  CANNBOT_ASSIGN_OR_RETURN(spec.target, target::Parse(flags.target_name, "--target"));
+  engine::JobOptions& o = spec.options;
+  if (flags.samples > 0) o.samples = flags.samples;
+  if (flags.rounds >= 0) o.rounds = flags.rounds;
+  if (flags.budget > 0) o.budget = flags.budget;
+  if (flags.min_speedup > 0) o.min_speedup = flags.min_speedup;
+  if (flags.time_budget > 0) o.time_budget_seconds = flags.time_budget;
+  if (flags.seed_given) o.seed = flags.seed;
+  o.llm = engine::LlmChoiceFromFlags(flags.llm, flags.model);
+  return spec;
 }
 
 // One line per attempt; on a terminal, a status line that the next event overwrites.
@@ -68,69 +95,55 @@ optimize::ProgressFn Progress() {
   };
 }
 
-int RunOnServer(const SuggestFlags& f) {
-  RemoteSuggest r{.server = f.server, .token = f.token, .file = f.file, .op = f.op,
-                  .profile = f.profile, .format = f.format, .kernel = f.kernel, .llm = f.llm,
-                  .model = f.model, .samples = f.samples, .rounds = f.rounds,
-                  .min_speedup = f.min_speedup, .budget = f.budget, .time_budget = f.time_budget,
-                  .seed = f.seed_given ? std::optional<uint64_t>(f.seed) : std::nullopt,
-                  .json = f.json, .out = f.out};
-  return RunRemoteSuggest(r, Progress());
+std::string TokenFor(const SuggestFlags& flags) {
+  if (!flags.token.empty()) return flags.token;
+  const char* env = std::getenv("CANNBOT_TOKEN");
+  return env != nullptr ? env : "";
 }
 
-int Run(const SuggestFlags& flags) {
-  if (!flags.server.empty()) return RunOnServer(flags);
+Result<engine::SuggestReport> RunOnServer(const SuggestFlags& flags, const engine::JobSpec& spec) {
+  service::DaemonClient client({flags.server, TokenFor(flags)});
+  CANNBOT_ASSIGN_OR_RETURN(
+      service::RemoteJob job,
+      client.Run(spec, Progress(),
+                 [&](const std::string& id) {
+                   std::fprintf(stderr, "cannbot: job %s on %s\n", id.c_str(),
+                                flags.server.c_str());
+                 },
+                 [](const std::string& reason) {
+                   std::fprintf(stderr, "cannbot: the daemon re-queued the job: %s\n",
+                                reason.c_str());
+                 }));
+  if (job.status == "cancelled") std::fprintf(stderr, "cannbot: the job was cancelled\n");
+  return job.report;
+}
+
+Result<engine::SuggestReport> RunHere(const SuggestFlags& flags, const ops::Registry& registry,
+                                      const engine::JobSpec& spec) {
   config::Config config;
-  Status s = BuildConfig(flags, &config);
-  if (!s.ok()) return ReportError(s, flags.json);
-  auto text = ReadFile(flags.file, 4u << 20);
-  if (!text.ok()) return ReportError(text.status().WithContext("cannot read the kernel"), flags.json);
-  if (ops::Registry::BuiltIn().Find(flags.op) == nullptr) {
-    return ReportError(Status::NotFound("unknown op '" + flags.op + "' (see `cannbot ops`)"),
-                       flags.json);
-  }
-  optimize::SuggestRequest request;
-  request.op = flags.op;
-  request.kernel = {flags.file, *text};
-  request.profile_path = flags.profile;
-  request.profile_kernel = flags.kernel;
-  auto format = profile::ParseFormat(flags.format);
-  if (!format.ok()) return ReportError(format.status(), flags.json);
-  request.profile_options.format = *format;
-  if (flags.seed_given) request.seed = flags.seed;
-  request.target = flags.target;
-
-  auto store = store::Store::Open(config.db.empty() ? store::Store::DefaultPath() : config.db);
-  if (!store.ok()) return ReportError(store.status(), flags.json);
-  validator::Validator validator(app::MakeValidatorConfig(config), store->get());
+  CANNBOT_RETURN_IF_ERROR(BuildConfig(flags, &config));
   std::vector<std::string> warnings;
-  skills::SkillLibrary library = app::LoadSkills(config, {}, &warnings);
+  CANNBOT_ASSIGN_OR_RETURN(std::unique_ptr<engine::Engine> engine,
+                           engine::Engine::Open(config, registry, &warnings));
   for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
+  engine::ProgressFunction progress(Progress());
+  return engine->Run(spec, &progress);
+}
 
-  if (flags.time_budget > 0) config.loop.time_budget_seconds = flags.time_budget;
-  // Offline, the recipes' parameter search decides how many rounds it needs.
-  if (config.llm.base_url.empty() && flags.rounds < 0) config.loop.rounds = 8;
-  optimize::OfflineConfig offline;
-  if (flags.budget > 0) offline.max_variants = flags.budget;
-  auto bundle = app::MakeProvider(config, library, store->get(), validator, flags.op, offline);
-  if (!bundle.ok()) return ReportError(bundle.status(), flags.json);
-  optimize::Provider* provider = bundle->provider.get();
-
-  optimize::SuggestContext context{&validator, provider, &library, store->get(), config.loop};
-  auto result = optimize::Suggest(request, context, Progress());
+int Run(const SuggestFlags& flags, const ops::Registry& registry) {
+  auto spec = MakeJobSpec(flags);
+  if (!spec.ok()) return ReportError(spec.status(), flags.json);
+  auto result = flags.server.empty() ? RunHere(flags, registry, *spec) : RunOnServer(flags, *spec);
   if (!result.ok()) return ReportError(result.status(), flags.json);
-  const optimize::OptimizeReport& report = result->report;
+  const engine::SuggestReport& report = *result;
   if (flags.json) {
-    nlohmann::json out = report.ToJson();
-    out["kernel_check"] = {{"ok", result->kernel_check.ok},
-                           {"layer", result->kernel_check.layer},
-                           {"reason", result->kernel_check.reason}};
-    std::printf("%s\n", out.dump(2).c_str());
+    std::printf("%s\n",
+                report.ToJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     std::printf("%s", report.RenderText().c_str());
   }
   std::fflush(stdout);  // before anything else reaches stderr, so the two never interleave
-  if (!result->kernel_check.ok) return kExitError;
+  if (!report.kernel_check.ok) return kExitError;
   if (report.found() && !flags.out.empty()) {
     Status written = WriteFile(flags.out, report.Best()->code);
     if (!written.ok()) return ReportError(written, flags.json);
@@ -141,17 +154,17 @@ int Run(const SuggestFlags& flags) {
 
 }  // namespace
 
-Command RegisterSuggest(CLI::App& app) {
+Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<SuggestFlags>();
   CLI::App* cmd = app.add_subcommand("suggest", "Find a validated faster version of a kernel");
   cmd->add_option("file", flags->file, "Kernel source (C++)")->required();
-  cmd->add_option("--op", flags->op, "Built-in op the kernel implements")->required();
+  cmd->add_option("--op", flags->op, "Op the kernel implements (see `cannbot ops`)")->required();
   cmd->add_option("--profile", flags->profile, "Profiler output for this kernel");
   cmd->add_option("--format", flags->format,
                   "Profile format: auto, msprof, kernel_details, timeline, ncu, perf, json")
       ->capture_default_str();
   cmd->add_option("--kernel", flags->kernel, "Which kernel of a multi-kernel profile");
-  cmd->add_option("--target", flags->target, "cpu, or ascendc (Ascend C on the emulation)")
+  cmd->add_option("--target", flags->target_name, "What the kernel is written for: " + target::Names())
       ->capture_default_str();
   cmd->add_option("--llm", flags->llm,
                   "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (default: offline "
@@ -178,7 +191,7 @@ Command RegisterSuggest(CLI::App& app) {
   cmd->add_option("--server", flags->server,
                   "Run on a cannbot daemon (http://host:port) instead of in this process");
   cmd->add_option("--token", flags->token, "With --server: bearer token (default $CANNBOT_TOKEN)");
-  return {cmd, [flags] { return Run(*flags); }};
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 
 }  // namespace cannbot::cli

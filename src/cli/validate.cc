@@ -3,7 +3,9 @@
 #include <memory>
 #include <sstream>
 
+#include "cannbot/engine/engine.h"
 #include "cannbot/store/store.h"
+#include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/validator/validator.h"
 #include "cli/commands.h"
@@ -25,7 +27,7 @@ struct ValidateFlags {
   bool no_cache = false;
   bool keep_work_dir = false;
   bool no_static_check = false;
-  std::string target = "cpu";
+  std::string target_name{target::Default().name()};
   double max_perf_seconds = 30;
 };
 
@@ -43,13 +45,12 @@ Result<validator::KernelSource> ReadKernel(const std::string& path, const std::s
   return validator::KernelSource{path, std::move(text).value()};
 }
 
-int Run(const ValidateFlags& flags) {
-  if (ops::Registry::BuiltIn().Find(flags.op) == nullptr) {
-    std::string known;
-    for (const std::string& name : ops::Registry::BuiltIn().Names()) known += " " + name;
-    return ReportError(Status::NotFound("unknown op '" + flags.op + "'; known ops:" + known),
-                       flags.json);
+int Run(const ValidateFlags& flags, const ops::Registry& registry) {
+  if (auto op = engine::FindOp(registry, flags.op); !op.ok()) {
+    return ReportError(op.status(), flags.json);
   }
+  auto target = target::Parse(flags.target_name, "--target");
+  if (!target.ok()) return ReportError(target.status(), flags.json);
   validator::ValidationRequest request;
   request.op = flags.op;
   auto candidate = ReadKernel(flags.candidate, "candidate");
@@ -61,7 +62,7 @@ int Run(const ValidateFlags& flags) {
     request.baseline = std::move(baseline).value();
   }
   if (flags.seed_given) request.seed = flags.seed;
-  request.target = flags.target;
+  request.target = *target;
 
   auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
   if (!store.ok()) return ReportError(store.status(), flags.json);
@@ -73,7 +74,7 @@ int Run(const ValidateFlags& flags) {
   config.perf.min_speedup = flags.min_speedup;
   config.perf.max_seconds = flags.max_perf_seconds;
   config.keep_work_dir = flags.keep_work_dir;
-  validator::Validator validator(config, store->get());
+  validator::Validator validator(config, store->get(), registry);
   auto verdict = validator.Validate(request);
   if (!verdict.ok()) return ReportError(verdict.status(), flags.json);
   if (flags.json) {
@@ -86,15 +87,14 @@ int Run(const ValidateFlags& flags) {
 
 }  // namespace
 
-Command RegisterValidate(CLI::App& app) {
+Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<ValidateFlags>();
   CLI::App* cmd = app.add_subcommand(
       "validate", "Compile, check and time a candidate kernel against a baseline");
   cmd->add_option("--op", flags->op, "Built-in op the kernel implements (see `cannbot ops`)")
       ->required();
   cmd->add_option("--candidate", flags->candidate, "Candidate kernel source (C++)")->required();
-  cmd->add_option("--target", flags->target,
-                  "cpu, or ascendc (Ascend C kernels on cannbot's emulation; perf estimated)")
+  cmd->add_option("--target", flags->target_name, "What the kernel is written for: " + target::Names())
       ->capture_default_str();
   cmd->add_option("--baseline", flags->baseline,
                   "Baseline kernel to beat (default: the op's reference kernel)");
@@ -117,7 +117,7 @@ Command RegisterValidate(CLI::App& app) {
                   "Time budget of the timed rounds")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  return {cmd, [flags] { return Run(*flags); }};
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 
 }  // namespace cannbot::cli

@@ -4,6 +4,7 @@
 // standard (the op's atol as the absolute floor), and the perf shape's stats are priced with
 // the cost model: the fast kernel must be estimated clearly faster than the slow one.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include <string>
 
@@ -27,7 +28,7 @@ class AscendcExampleTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(AscendcExampleTest, SlowAndFastMeetTheStandardAndFastIsEstimatedFaster) {
   const std::string op_name = GetParam();
-  const ops::OpSpec* op = ops::Registry::BuiltIn().Find(op_name);
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(op_name);
   ASSERT_NE(op, nullptr);
   auto dir = TempDir::Create("cannbot-ascendc-examples");
   ASSERT_TRUE(dir.ok());

@@ -2,6 +2,8 @@
 // run in the sandboxed runner, judged by the CANN precision standard, and compared by the
 // cost model's estimates.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
+#include "cannbot/target/registry.h"
 
 #include "integration/test_support.h"
 
@@ -17,14 +19,15 @@ class AscendcValidateTest : public ::testing::Test {
   void SetUp() override {
     store_ = testing::SharedStore();
     ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<Validator>(testing::TestConfig(), store_.get());
+    validator_ = std::make_unique<Validator>(testing::TestConfig(), store_.get(),
+                                             cannbot_test::BuiltInOps());
   }
 
   Verdict Validate(const std::string& op, const std::string& candidate,
                    const std::string& baseline) {
     ValidationRequest request;
     request.op = op;
-    request.target = "ascendc";
+    request.target = *target::Parse("ascendc");
     request.candidate = Kernel(candidate);
     request.baseline = Kernel(baseline);
     request.seed = 77;
@@ -85,7 +88,7 @@ TEST_F(AscendcValidateTest, WrongNumbersFailThePrecisionStandard) {
 TEST_F(AscendcValidateTest, MissingBaselineIsAnInvalidRequest) {
   ValidationRequest request;
   request.op = "add";
-  request.target = "ascendc";
+  request.target = *target::Parse("ascendc");
   request.candidate = Kernel(SourcePath("examples/ascendc/add_fast.cpp"));
   auto verdict = validator_->Validate(request);
   ASSERT_FALSE(verdict.ok());
@@ -99,14 +102,13 @@ TEST_F(AscendcValidateTest, CpuKernelIsNotAnAscendcKernel) {
   EXPECT_NE(v.reason.find("add_kernel"), std::string::npos) << v.reason;
 }
 
-TEST_F(AscendcValidateTest, UnknownTargetIsAnInvalidRequest) {
-  ValidationRequest request;
-  request.op = "add";
-  request.target = "tpu";
-  request.candidate = Kernel(SourcePath("examples/add/naive.cpp"));
-  auto verdict = validator_->Validate(request);
-  ASSERT_FALSE(verdict.ok());
-  EXPECT_NE(verdict.status().message().find("unknown target"), std::string::npos);
+TEST_F(AscendcValidateTest, UnknownTargetIsRefusedNamingTheAllowedOnes) {
+  auto target = target::Parse("tpu");
+  ASSERT_FALSE(target.ok());
+  EXPECT_EQ(target.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(target.status().message().find("'target' must be one of: cpu, ascendc (got \"tpu\")"),
+            std::string::npos)
+      << target.status().message();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // The static source check is off here (TestConfig), so each cheat meets the dynamic defence
 // that must stop it; tests/unit/source_check_test.cc covers the static first line.
 #include <dirent.h>
+#include "builtin_ops.h"
 #include <unistd.h>
 
 #include <cstdlib>
@@ -167,7 +168,7 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
   const Cheat& cheat = GetParam();
   ValidatorConfig config = testing::TestConfig();
   config.compiler.use_cache = false;  // compile-time escapes must really run the compiler
-  Validator validator(config, store_.get());
+  Validator validator(config, store_.get(), cannbot_test::BuiltInOps());
   ValidationRequest request;
   request.op = cheat.op;
   request.candidate = Kernel(Fixture(std::string("cheats/") + cheat.file));

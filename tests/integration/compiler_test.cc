@@ -2,6 +2,7 @@
 // sandbox around the compiler and its time limit. Each test has its own store and work
 // directory, so nothing is served from an earlier run's cache by accident.
 #include "cannbot/validator/compiler.h"
+#include "builtin_ops.h"
 
 #include <sys/stat.h>
 
@@ -85,7 +86,7 @@ class CompilerTest : public ::testing::Test {
     auto store = store::Store::Open(dir_->File("store.db"));
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store).value();
-    op_ = ops::Registry::BuiltIn().Find("swish");
+    op_ = cannbot_test::BuiltInOps().Find("swish");
     ASSERT_NE(op_, nullptr);
   }
 
@@ -407,7 +408,7 @@ TEST_F(CompilerTest, CompileReferenceBuildsDespiteTheReservedName) {
   ASSERT_TRUE(compiler.config().source_check);
   ASSERT_TRUE(compiler.config().object_check);
   for (const char* name : {"swish", "add", "dwsep_block"}) {
-    const ops::OpSpec* op = ops::Registry::BuiltIn().Find(name);
+    const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(name);
     ASSERT_NE(op, nullptr) << name;
     auto r = compiler.CompileReference(*op, dir_->path(), std::string("ref_") + name);
     ASSERT_TRUE(r.ok()) << r.status().ToString();

@@ -2,6 +2,7 @@
 // built by the real compiler (checks off, so the runner is what each test exercises) into a
 // temporary work directory, tensors in the shared region laid out by CallLayout.
 #include "cannbot/validator/kernel_runner.h"
+#include "builtin_ops.h"
 
 #include <dirent.h>
 #include <signal.h>
@@ -80,7 +81,7 @@ class KernelRunnerTest : public ::testing::Test {
     auto store = store::Store::Open(dir_->File("store.db"));
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store).value();
-    op_ = ops::Registry::BuiltIn().Find("add");
+    op_ = cannbot_test::BuiltInOps().Find("add");
     ASSERT_NE(op_, nullptr);
     shape_.label = "test";
     shape_.sizes = {{"n", kElements}};

@@ -1,6 +1,7 @@
 // Self-profiling a real kernel in the sandboxed runner: timing, roofline metrics, the
 // reference check, and graceful degradation when hardware counters are missing.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include "cannbot/diagnosis/diagnosis.h"
 #include "cannbot/ops/registry.h"
@@ -25,7 +26,7 @@ validator::SelfProfileConfig ShortConfig() {
 
 TEST(SelfProfileTest, TimesAnElementwiseKernelOnItsPerfShape) {
   auto store = testing::SharedStore();
-  const ops::OpSpec* op = ops::Registry::BuiltIn().Find("swish");
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
   ASSERT_NE(op, nullptr);
   auto kernel = testing::Kernel(testing::SourcePath("examples/swish/naive.cpp"));
   auto profile = validator::SelfProfile(*op, kernel, store.get(), ShortConfig());
@@ -67,7 +68,7 @@ TEST(SelfProfileTest, TimesAnElementwiseKernelOnItsPerfShape) {
 
 TEST(SelfProfileTest, AWrongKernelIsNotProfiled) {
   auto store = testing::SharedStore();
-  const ops::OpSpec* op = ops::Registry::BuiltIn().Find("swish");
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
   validator::SelfProfileConfig config = ShortConfig();
   config.hardware_counters = false;
   auto wrong = validator::SelfProfile(

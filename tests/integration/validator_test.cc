@@ -1,5 +1,6 @@
 // The three layers end to end: real compiler, real child processes, real timings.
 #include "cannbot/validator/validator.h"
+#include "builtin_ops.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,8 @@ class ValidatorTest : public ::testing::Test {
   void SetUp() override {
     store_ = testing::SharedStore();
     ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<Validator>(testing::TestConfig(), store_.get());
+    validator_ = std::make_unique<Validator>(testing::TestConfig(), store_.get(),
+                                             cannbot_test::BuiltInOps());
   }
 
   Verdict Validate(const std::string& op, const std::string& candidate,
@@ -218,7 +220,7 @@ TEST_F(ValidatorTest, PerfReportCarriesRooflineFigures) {
   EXPECT_GT(v.perf->candidate.gbps, 0.0);
   EXPECT_GT(v.perf->candidate.roofline_fraction, 0.0);
   // The figures are consistent with each other: GB/s is the op's bytes over the median time.
-  const ops::OpSpec* swish = ops::Registry::BuiltIn().Find("swish");
+  const ops::OpSpec* swish = cannbot_test::BuiltInOps().Find("swish");
   const double bytes = swish->Bytes(swish->PerfShape());
   EXPECT_NEAR(v.perf->candidate.gbps, bytes / v.perf->candidate.median_seconds / 1e9,
               1e-6 * v.perf->candidate.gbps);

@@ -1,5 +1,6 @@
 // The ascendc entry-point signatures derived from the op registry, and the prompt texts.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include "cannbot/ascendc/contract.h"
 #include "cannbot/ascendc/device_profile.h"
@@ -9,14 +10,14 @@ namespace cannbot::ascendc {
 namespace {
 
 TEST(AscendcContractTest, SignaturesFollowTheCpuParamOrder) {
-  const ops::OpSpec* swish = ops::Registry::BuiltIn().Find("swish");
+  const ops::OpSpec* swish = cannbot_test::BuiltInOps().Find("swish");
   ASSERT_NE(swish, nullptr);
   EXPECT_EQ(TilingSignature(*swish),
             "extern \"C\" void swish_tiling(int64_t n, CannbotTiling* tiling)");
   EXPECT_EQ(KernelSignature(*swish),
             "extern \"C\" __global__ __aicore__ void swish_kernel(GM_ADDR x, GM_ADDR y, "
             "GM_ADDR tiling)");
-  const ops::OpSpec* ln = ops::Registry::BuiltIn().Find("layernorm");
+  const ops::OpSpec* ln = cannbot_test::BuiltInOps().Find("layernorm");
   ASSERT_NE(ln, nullptr);
   EXPECT_EQ(TilingSignature(*ln),
             "extern \"C\" void layernorm_tiling(int64_t rows, int64_t cols, float eps, "
@@ -29,7 +30,7 @@ TEST(AscendcContractTest, SignaturesFollowTheCpuParamOrder) {
 }
 
 TEST(AscendcContractTest, PromptTextsNameTheEssentials) {
-  const ops::OpSpec* add = ops::Registry::BuiltIn().Find("add");
+  const ops::OpSpec* add = cannbot_test::BuiltInOps().Find("add");
   ASSERT_NE(add, nullptr);
   const std::string text = DescribeAscendcContract(*add);
   EXPECT_NE(text.find(TilingSignature(*add)), std::string::npos);

@@ -3,6 +3,7 @@
 // left out), reads as of a revision, the config looked up at head, and a run with a scripted
 // optimiser (notes for missing profiles, errors as sections, nothing for unchanged kernels).
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include <filesystem>
 
@@ -131,7 +132,7 @@ TEST(CiBotTest, PrepareReadsTheConfigAtHeadAndRunCollectsOneSectionPerChangedKer
   repo.Write("ops/noprofile.cpp", "new\n");
   repo.Commit("head");
 
-  auto run = Prepare({repo.path(), "main~1", "main", "", {}});
+  auto run = Prepare({repo.path(), "main~1", "main", "", {}, &cannbot_test::BuiltInOps()});
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   EXPECT_EQ(run->config_name, ".cannbot.toml");
   ASSERT_EQ(run->plan.jobs.size(), 3u);
@@ -162,12 +163,12 @@ TEST(CiBotTest, AMissingOrBrokenConfigStopsTheRun) {
   repo.Write(".cannbot.json", "{\"kernels\": [{\"glob\": \"ops/*.cpp\", \"op\": \"nope\"}]}");
   repo.Commit("config");
   // As of the base there is no config at all; at head there is one, with an unknown op.
-  auto missing = Prepare({repo.path(), "main~1", "main~1", "", {}});
+  auto missing = Prepare({repo.path(), "main~1", "main~1", "", {}, &cannbot_test::BuiltInOps()});
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), Status::Code::kNotFound);
   EXPECT_NE(missing.status().message().find("no .cannbot.toml or .cannbot.json"),
             std::string::npos);
-  auto broken = Prepare({repo.path(), "main~1", "main", "", {}});
+  auto broken = Prepare({repo.path(), "main~1", "main", "", {}, &cannbot_test::BuiltInOps()});
   ASSERT_FALSE(broken.ok());
   EXPECT_NE(broken.status().message().find(".cannbot.json: kernels[1]: unknown op 'nope'"),
             std::string::npos)

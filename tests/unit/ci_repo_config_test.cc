@@ -2,6 +2,7 @@
 // forms, defaults, every error naming the file and key, profile templates, and which changed
 // files become kernels.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include "cannbot/ci/plan.h"
 #include "cannbot/ci/repo_config.h"
@@ -15,12 +16,12 @@ std::string Fixture(const std::string& name) {
 }
 
 std::string ErrorOf(const std::string& text, const std::string& name = ".cannbot.toml") {
-  auto parsed = ParseRepoConfig(text, name);
+  auto parsed = ParseRepoConfig(text, name, cannbot_test::BuiltInOps());
   return parsed.ok() ? "" : parsed.status().message();
 }
 
 TEST(CiRepoConfigTest, ReadsEveryKeyOfTheTomlForm) {
-  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml");
+  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml", cannbot_test::BuiltInOps());
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   EXPECT_FALSE(config->fail_on_broken_kernel);
   EXPECT_DOUBLE_EQ(config->thresholds.min_speedup, 1.10);
@@ -37,7 +38,7 @@ TEST(CiRepoConfigTest, ReadsEveryKeyOfTheTomlForm) {
 }
 
 TEST(CiRepoConfigTest, ReadsTheJsonFormWithDefaults) {
-  auto config = ParseRepoConfig(Fixture("cannbot.json"), ".cannbot.json");
+  auto config = ParseRepoConfig(Fixture("cannbot.json"), ".cannbot.json", cannbot_test::BuiltInOps());
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   EXPECT_TRUE(config->fail_on_broken_kernel);
   EXPECT_DOUBLE_EQ(config->thresholds.min_speedup, 1.2);
@@ -80,7 +81,7 @@ TEST(CiRepoConfigTest, ProfileTemplatesTakeThePartsOfTheKernelPath) {
 }
 
 TEST(CiPlanTest, OnlyChangedFilesMatchingARuleBecomeKernelsFirstRuleWins) {
-  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml");
+  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml", cannbot_test::BuiltInOps());
   ASSERT_TRUE(config.ok());
   config->thresholds.max_kernels = 10;
   config->kernels.push_back({"ops/**/*.cpp", "swish", "", "auto", ""});  // never wins for add/relu
@@ -106,7 +107,7 @@ TEST(CiPlanTest, OnlyChangedFilesMatchingARuleBecomeKernelsFirstRuleWins) {
 }
 
 TEST(CiPlanTest, AGlobMatchingNothingWarnsAndExtraKernelsAreDeferred) {
-  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml");
+  auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml", cannbot_test::BuiltInOps());
   ASSERT_TRUE(config.ok());
   config->thresholds.max_kernels = 1;
   const std::vector<ChangedFile> changed = {{'M', "ops/add/a.cpp"}, {'M', "ops/add/b.cpp"}};

@@ -1,6 +1,7 @@
 // Prompt templates and rendering (prompt/prompt.h): placeholders, loading prompts/, what the
 // optimize and repair prompts carry, and the token budget for skills.
 #include "cannbot/prompt/prompt.h"
+#include "builtin_ops.h"
 
 #include <gtest/gtest.h>
 
@@ -132,7 +133,7 @@ TEST(PromptLibraryTest, ValidCustomDirectoryLoadsAndRenders) {
                   .ok());
   auto library = PromptLibrary::Load(dir->path());
   ASSERT_TRUE(library.ok()) << library.status().ToString();
-  const ops::OpSpec* op = ops::Registry::BuiltIn().Find("relu");
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("relu");
   ASSERT_NE(op, nullptr);
   diagnosis::Diagnosis diagnosis;
   PromptInputs inputs;
@@ -159,7 +160,7 @@ class PromptRenderTest : public ::testing::Test {
     auto loaded = PromptLibrary::Load(kPromptsDir);
     ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
     library_ = std::move(loaded).value();
-    op_ = ops::Registry::BuiltIn().Find("swish");
+    op_ = cannbot_test::BuiltInOps().Find("swish");
     ASSERT_NE(op_, nullptr);
 
     diagnosis::Finding finding;

@@ -1,6 +1,7 @@
 // The op catalog as a whole: the 13 built-in ops, their exact C signatures (a contract with
 // kernel authors), their perf shapes, and the invariants every shape must satisfy.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include <map>
 #include <string>
@@ -51,7 +52,7 @@ const std::map<std::string, std::string>& ExpectedSignatures() {
 }
 
 TEST(ReferenceCatalogTest, HasExactlyTheThirteenOpsWithContractSignatures) {
-  const Registry& registry = Registry::BuiltIn();
+  const Registry& registry = cannbot_test::BuiltInOps();
   EXPECT_EQ(registry.ops().size(), ExpectedSignatures().size());
   for (const auto& [name, signature] : ExpectedSignatures()) {
     const OpSpec* op = registry.Find(name);
@@ -112,7 +113,7 @@ TEST(ReferenceCatalogTest, PerfShapesAreTheAgreedOnes) {
         {"pad", 1}}},
   };
   for (const auto& [name, sizes] : expected) {
-    const OpSpec* op = Registry::BuiltIn().Find(name);
+    const OpSpec* op = cannbot_test::BuiltInOps().Find(name);
     ASSERT_NE(op, nullptr) << name;
     EXPECT_EQ(op->PerfShape().sizes, sizes) << name;
     EXPECT_TRUE(op->PerfShape().perf) << name;
@@ -123,7 +124,7 @@ TEST(ReferenceCatalogTest, PerfShapesAreTheAgreedOnes) {
 }
 
 TEST(ReferenceCatalogTest, EveryShapeIsValidNonEmptyAndHasPositiveWork) {
-  for (const OpSpec& op : Registry::BuiltIn().ops()) {
+  for (const OpSpec& op : cannbot_test::BuiltInOps().ops()) {
     bool has_tiny = false;
     bool has_odd = false;
     int perf_shapes = 0;
@@ -160,7 +161,7 @@ TEST(ReferenceCatalogTest, EveryShapeIsValidNonEmptyAndHasPositiveWork) {
 }
 
 TEST(ReferenceCatalogTest, EveryInputHasADistribution) {
-  for (const OpSpec& op : Registry::BuiltIn().ops()) {
+  for (const OpSpec& op : cannbot_test::BuiltInOps().ops()) {
     for (const Param* p : op.ParamsOfKind(ParamKind::kInput)) {
       for (const Shape& shape : op.shapes) {
         const Distribution& d = op.InputDistribution(shape.label, p->name);
@@ -175,7 +176,7 @@ TEST(ReferenceCatalogTest, EveryInputHasADistribution) {
 }
 
 TEST(ReferenceCatalogTest, ReferenceSourcesAreSelfContainedHeaders) {
-  for (const OpSpec& op : Registry::BuiltIn().ops()) {
+  for (const OpSpec& op : cannbot_test::BuiltInOps().ops()) {
     const std::string& src = op.reference_source;
     EXPECT_NE(src.find("namespace cannbot_ref"), std::string::npos) << op.name;
     EXPECT_NE(src.find("inline void " + op.name + "("), std::string::npos) << op.name;
@@ -188,7 +189,7 @@ TEST(ReferenceCatalogTest, ReferenceSourcesAreSelfContainedHeaders) {
 
 TEST(ReferenceCatalogTest, BatchNormVarianceIsDrawnPositive) {
   for (const char* name : {"conv_bn_relu", "dwsep_block"}) {
-    const OpSpec* op = Registry::BuiltIn().Find(name);
+    const OpSpec* op = cannbot_test::BuiltInOps().Find(name);
     ASSERT_NE(op, nullptr);
     for (const Param* p : op->ParamsOfKind(ParamKind::kInput)) {
       if (p->name.find("var") == std::string::npos) continue;
@@ -202,7 +203,7 @@ TEST(ReferenceCatalogTest, BatchNormVarianceIsDrawnPositive) {
 
 TEST(ReferenceCatalogTest, LayerNormHasAnOffsetShape) {
   for (const char* name : {"layernorm", "layernorm_gelu"}) {
-    const OpSpec* op = Registry::BuiltIn().Find(name);
+    const OpSpec* op = cannbot_test::BuiltInOps().Find(name);
     ASSERT_NE(op, nullptr);
     const Distribution& x = op->InputDistribution("offset", "x");
     EXPECT_EQ(x.kind, Distribution::Kind::kNormal);
@@ -231,7 +232,7 @@ Shape ConvShape(int64_t h, int64_t w, int64_t kh, int64_t kw, int64_t stride, in
 }
 
 TEST(ReferenceCatalogTest, ConvCheckShapeRejectsImpossibleGeometry) {
-  const OpSpec* conv = Registry::BuiltIn().Find("conv2d");
+  const OpSpec* conv = cannbot_test::BuiltInOps().Find("conv2d");
   ASSERT_NE(conv, nullptr);
   EXPECT_TRUE(conv->check_shape(ConvShape(5, 5, 3, 3, 1, 0)).ok());
   EXPECT_TRUE(conv->check_shape(ConvShape(1, 1, 3, 3, 1, 1)).ok());   // padding makes room
@@ -248,7 +249,7 @@ TEST(ReferenceCatalogTest, ConvCheckShapeRejectsImpossibleGeometry) {
 }
 
 TEST(ReferenceCatalogTest, LayerNormCheckShapeRejectsNonPositiveEps) {
-  const OpSpec* ln = Registry::BuiltIn().Find("layernorm");
+  const OpSpec* ln = cannbot_test::BuiltInOps().Find("layernorm");
   ASSERT_NE(ln, nullptr);
   Shape s{"bad", {{"rows", 2}, {"cols", 3}}, {{"eps", 0.0f}}, false};
   EXPECT_FALSE(ln->check_shape(s).ok());
@@ -257,7 +258,7 @@ TEST(ReferenceCatalogTest, LayerNormCheckShapeRejectsNonPositiveEps) {
 }
 
 TEST(ReferenceCatalogTest, ConvOutputShapeUsesFloorDivision) {
-  const OpSpec* conv = Registry::BuiltIn().Find("conv2d");
+  const OpSpec* conv = cannbot_test::BuiltInOps().Find("conv2d");
   ASSERT_NE(conv, nullptr);
   // h = 14, kh = 3, stride 2, pad 1: (14 + 2 - 3) / 2 + 1 = 7 rows; w_ = 7, kw = 2: 4 cols.
   Shape s{"t",

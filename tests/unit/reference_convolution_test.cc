@@ -2,6 +2,7 @@
 // conv2d as im2col + matmul, depthwise as a dense conv with a block-diagonal filter, and the
 // fused ops as their unfused steps composed by hand.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +27,7 @@ using Tensor = std::vector<float>;
 using cannbot::test::Draw;
 
 const OpSpec& Op(const char* name) {
-  const OpSpec* op = Registry::BuiltIn().Find(name);
+  const OpSpec* op = cannbot_test::BuiltInOps().Find(name);
   EXPECT_NE(op, nullptr) << name;
   return *op;
 }

@@ -1,6 +1,7 @@
 // Reference matmul against hand-computed products and a differently ordered loop, and its
 // tolerance against a plain fp32 kernel and a kernel that drops one term.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include <cmath>
 #include <random>
@@ -88,7 +89,7 @@ std::vector<float> MatmulFp32(const std::vector<float>& a, const std::vector<flo
 }
 
 TEST(ReferenceMatmulTest, ToleranceAcceptsFp32AndRejectsAMissingTerm) {
-  const OpSpec* op = Registry::BuiltIn().Find("matmul");
+  const OpSpec* op = cannbot_test::BuiltInOps().Find("matmul");
   ASSERT_NE(op, nullptr);
   for (const Shape& s : op->shapes) {
     if (s.perf || s.label == "tiny") continue;  // perf is too slow here; tiny has one term

@@ -1,6 +1,7 @@
 // Reference softmax, layernorm and layernorm_gelu against independent formulations, and the
 // layernorm tolerance against a naive and a correct fp32 kernel on the "offset" shape.
 #include <gtest/gtest.h>
+#include "builtin_ops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -45,7 +46,7 @@ TEST(ReferenceSoftmaxTest, MatchesUnshiftedFormulaOnModerateInputs) {
 }
 
 TEST(ReferenceSoftmaxTest, RowsSumToOneWithEdgeValues) {
-  const OpSpec* op = Registry::BuiltIn().Find("softmax");
+  const OpSpec* op = cannbot_test::BuiltInOps().Find("softmax");
   ASSERT_NE(op, nullptr);
   const int64_t rows = 64, cols = 257;
   const std::vector<float> x = Draw(op->inputs.at("x"), rows * cols, 2);
@@ -238,7 +239,7 @@ std::vector<float> LayerNormFp32(Fp32LayerNorm kind, const LnCase& c) {
 using cannbot::test::Failures;
 
 TEST(ReferenceLayerNormTest, OffsetToleranceRejectsNaiveVarianceOnly) {
-  const OpSpec* op = Registry::BuiltIn().Find("layernorm");
+  const OpSpec* op = cannbot_test::BuiltInOps().Find("layernorm");
   ASSERT_NE(op, nullptr);
   const Shape* offset = nullptr;
   for (const Shape& s : op->shapes) {

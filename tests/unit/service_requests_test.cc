@@ -1,6 +1,7 @@
 // Strict parsing of the daemon's request bodies (service/requests.h) and the stored form of
 // a job (service/job.h): every field, every bad-input case, and the round trip.
 #include "cannbot/service/requests.h"
+#include "cannbot/target/registry.h"
 
 #include <gtest/gtest.h>
 #include "unit_support.h"
@@ -33,8 +34,8 @@ TEST(ServiceRequestsTest, MinimalJobHasDefaults) {
   ASSERT_TRUE(spec.ok()) << spec.status().ToString();
   EXPECT_EQ(spec->op, "relu");
   EXPECT_EQ(spec->name, "kernel.cpp");
-  EXPECT_EQ(spec->target, "cpu");
-  EXPECT_EQ(spec->profile_format, "auto");
+  EXPECT_EQ(spec->target, &target::Default());
+  EXPECT_EQ(spec->profile_format, profile::Format::kAuto);
   EXPECT_TRUE(spec->profile.empty());
   EXPECT_FALSE(spec->options.samples.has_value());
   EXPECT_FALSE(spec->options.llm.has_value());
@@ -53,7 +54,7 @@ TEST(ServiceRequestsTest, EveryFieldAndOptionIsRead) {
   auto spec = ParseJobSpec(body);
   ASSERT_TRUE(spec.ok()) << spec.status().ToString();
   EXPECT_EQ(spec->name, "naive.cpp");
-  EXPECT_EQ(spec->profile_format, "msprof");
+  EXPECT_EQ(spec->profile_format, profile::Format::kMsprof);
   EXPECT_EQ(spec->profile_kernel, "relu");
   EXPECT_EQ(*spec->options.samples, 2);
   EXPECT_EQ(*spec->options.rounds, 0);
@@ -114,13 +115,28 @@ TEST(ServiceRequestsTest, UnknownFieldsAreErrorsNotIgnored) {
   EXPECT_TRUE(Contains(ErrorOf(body), "unknown field 'options.llm.key'"));
 }
 
-TEST(ServiceRequestsTest, OnlyTheCpuTargetAndPlainNames) {
+TEST(ServiceRequestsTest, RegisteredTargetsAndRelativeNamesOnly) {
   Json body = Minimal();
   body["target"] = "ascendc";
-  EXPECT_TRUE(Contains(ErrorOf(body), "'target' must be \"cpu\""));
+  auto ascendc = ParseJobSpec(body);
+  ASSERT_TRUE(ascendc.ok()) << ascendc.status().ToString();
+  EXPECT_EQ(ascendc->target->name(), "ascendc");
+  body["target"] = "cuda";
+  EXPECT_TRUE(Contains(ErrorOf(body), "field 'target' must be one of: cpu, ascendc (got \"cuda\")"));
   body = Minimal();
-  body["name"] = "../../etc/passwd";
-  EXPECT_TRUE(Contains(ErrorOf(body), "plain file name"));
+  body["profile"] = "x";
+  body["profile_format"] = "nsys";
+  EXPECT_TRUE(Contains(ErrorOf(body), "field 'profile_format'"));
+  for (const char* bad : {"../../etc/passwd", "/etc/passwd", "ops/../../x", "a\\b", "ops/.."}) {
+    body = Minimal();
+    body["name"] = bad;
+    EXPECT_TRUE(Contains(ErrorOf(body), "plain file name or a relative path")) << bad;
+  }
+  body = Minimal();
+  body["name"] = "ops/relu/naive.cpp";  // a repository path labels the diff
+  auto named = ParseJobSpec(body);
+  ASSERT_TRUE(named.ok()) << named.status().ToString();
+  EXPECT_EQ(named->name, "ops/relu/naive.cpp");
 }
 
 TEST(ServiceRequestsTest, SourcesOverTheLimitAreRefused) {

@@ -1,6 +1,7 @@
 // Skills (skills/skill.h): parsing SKILL.md, loading directories, and selection by diagnosis,
 // op and target, including every real skill shipped under skills/.
 #include "cannbot/skills/skill.h"
+#include "builtin_ops.h"
 
 #include <gtest/gtest.h>
 
@@ -272,7 +273,7 @@ class RealSkillsTest : public ::testing::Test {
     }
     std::sort(folders_.begin(), folders_.end());
     ASSERT_GE(folders_.size(), 10u);  // the issue asks for at least ten real skills
-    all_ops_ = ops::Registry::BuiltIn().Names();
+    all_ops_ = cannbot_test::BuiltInOps().Names();
     ASSERT_FALSE(all_ops_.empty());
   }
 

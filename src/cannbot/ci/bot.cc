@@ -30,14 +30,14 @@ Result<LoadedConfig> LoadConfig(const CiRequest& request, const GitRepo& repo,
   if (!request.repo_config_path.empty()) {
     auto text = ReadFile(request.repo_config_path, 1u << 20);
     if (!text.ok()) return text.status().WithContext("cannot read the repository config");
-    CANNBOT_ASSIGN_OR_RETURN(RepoConfig config, ParseRepoConfig(*text, request.repo_config_path));
+    CANNBOT_ASSIGN_OR_RETURN(RepoConfig config, ParseRepoConfig(*text, request.repo_config_path, *request.registry));
     return LoadedConfig{request.repo_config_path, std::move(config)};
   }
   for (const char* name : kRepoConfigNames) {
     auto text = repo.ReadFile(head_commit, name);
     if (text.status().code() == Status::Code::kNotFound) continue;
     if (!text.ok()) return text.status();
-    CANNBOT_ASSIGN_OR_RETURN(RepoConfig config, ParseRepoConfig(*text, name));
+    CANNBOT_ASSIGN_OR_RETURN(RepoConfig config, ParseRepoConfig(*text, name, *request.registry));
     return LoadedConfig{name, std::move(config)};
   }
   return Status::NotFound("no .cannbot.toml or .cannbot.json at the root of " + repo.dir() +

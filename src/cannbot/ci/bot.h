@@ -60,6 +60,7 @@ struct CiRequest {
   std::string head;
   std::string repo_config_path;  // "" = .cannbot.toml / .cannbot.json at head's root
   GitConfig git;
+  const ops::Registry* registry = nullptr;  // the ops a rule may name; must be set
 };
 
 struct PreparedRun {

@@ -1,10 +1,9 @@
 // RemoteOptimizer: the CI bot's KernelOptimizer that optimises through a cannbot daemon
-// (`cannbot ci --server URL`): each kernel becomes one POST /optimize job, followed through
-// its events to the end, and the job's report becomes the comment's section.
+// (`cannbot ci --server URL`): each kernel's JobSpec (KernelJobSpec, as LocalOptimizer builds
+// it) becomes one POST /optimize job, followed through its events to the end, and the job's
+// report, read back into a SuggestReport, becomes the comment's section.
 //
-// The repository's thresholds travel as the job's options (min_speedup, budget, time budget);
-// a configured profile that cannot be imported is left out with a note, as LocalOptimizer
-// does. The daemon's own settings decide the rest (its LLM, unless `llm` names one).
+// The daemon's own settings decide what the job does not say (its LLM, unless `llm` names one).
 //
 // Ownership: owns its client. Thread-safety: one Optimize at a time.
 #pragma once
@@ -38,8 +37,6 @@ class RemoteOptimizer : public KernelOptimizer {
                                  const optimize::ProgressFn& progress) override;
 
  private:
-  nlohmann::json Body(const KernelInput& input, std::vector<std::string>* notes) const;
-
   RemoteOptimizerConfig config_;
   service::DaemonClient client_;
 };

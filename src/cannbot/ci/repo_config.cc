@@ -50,9 +50,6 @@ Status ReadRule(const Json& j, const std::string& where, KernelRule* rule) {
   if (rule->glob.empty()) return Status::InvalidArgument("'" + where + "' has no glob");
   CANNBOT_RETURN_IF_ERROR(CheckGlob(rule->glob).WithContext(where));
   if (rule->op.empty()) return Status::InvalidArgument("'" + where + "' has no op");
-  if (ops::Registry::BuiltIn().Find(rule->op) == nullptr) {
-    return Status::InvalidArgument(where + ": unknown op '" + rule->op + "' (see `cannbot ops`)");
-  }
   auto format = profile::ParseFormat(rule->profile_format);
   if (!format.ok()) return format.status().WithContext(where + ".profile_format");
   return Status::Ok();
@@ -97,10 +94,18 @@ Status FromJson(const Json& j, RepoConfig* config) {
 
 }  // namespace
 
-Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& name) {
+Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& name,
+                                   const ops::Registry& registry) {
   CANNBOT_ASSIGN_OR_RETURN(Json json, config::ParseTomlOrJson(text, name));
   RepoConfig config;
   CANNBOT_RETURN_IF_ERROR(FromJson(json, &config).WithContext(name));
+  for (size_t i = 0; i < config.kernels.size(); ++i) {
+    const std::string& op = config.kernels[i].op;
+    if (registry.Find(op) != nullptr) continue;
+    return Status::InvalidArgument("kernels[" + std::to_string(i + 1) + "]: unknown op '" + op +
+                                   "' (see `cannbot ops`)")
+        .WithContext(name);
+  }
   return config;
 }
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "cannbot/ops/registry.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::ci {
@@ -56,7 +57,8 @@ struct RepoConfig {
 // Parses the text of a config file; `name` (".cannbot.toml") picks the syntax by its
 // extension and prefixes error messages. Errors: InvalidArgument naming the file and the key
 // (syntax, unknown key, wrong type, unknown op, bad glob, a threshold out of range).
-Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& name);
+Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& name,
+                                   const ops::Registry& registry);
 
 // The profile path of a kernel: `rule.profile` with {dir} ("ops/add"), {name} ("add.cpp") and
 // {stem} ("add") of `kernel_path` substituted.

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cannbot/diagnosis/rules.h"
+#include "cannbot/util/json_fields.h"
 
 namespace cannbot::diagnosis {
 namespace {
@@ -169,6 +170,43 @@ std::optional<Finding> Judge(const internal::BottleneckInfo& info, const Facts& 
   return finding;
 }
 
+Result<Evidence> EvidenceFromJson(const nlohmann::json& json, const std::string& path) {
+  Evidence e;
+  JsonFields f(json, path);
+  f.Read("metric", &e.metric);
+  f.Read("value", &e.value);
+  f.Read("unit", &e.unit);
+  f.Read("comparison", &e.comparison);
+  f.Read("threshold", &e.threshold);
+  f.Read("source", &e.source);
+  f.ReadIfPresent("threshold_metric", &e.threshold_metric);
+  f.ReadIfPresent("derivation", &e.derivation);
+  CANNBOT_RETURN_IF_ERROR(f.status());
+  return e;
+}
+
+Result<Finding> FindingFromJson(const nlohmann::json& json, const std::string& path) {
+  Finding finding;
+  JsonFields f(json, path);
+  f.Read("bottleneck", &finding.bottleneck);
+  f.Read("title", &finding.title);
+  std::string severity;
+  f.Read("severity", &severity);
+  bool known = false;
+  for (Severity s : {Severity::kInfo, Severity::kWarning, Severity::kCritical}) {
+    if (severity != SeverityLabel(s)) continue;
+    finding.severity = s;
+    known = true;
+  }
+  if (f.ok() && !known) f.Fail("severity", "expected \"info\", \"warning\" or \"critical\"");
+  f.Read("strength", &finding.strength);
+  f.Read("summary", &finding.summary);
+  f.Array("evidence", &finding.evidence, EvidenceFromJson);
+  f.Read("remedies", &finding.remedies);
+  CANNBOT_RETURN_IF_ERROR(f.status());
+  return finding;
+}
+
 }  // namespace
 
 const char* SeverityLabel(Severity severity) {
@@ -246,6 +284,17 @@ nlohmann::json Diagnosis::ToJson() const {
           {"top", findings.empty() ? nlohmann::json(nullptr) : nlohmann::json(findings[0].bottleneck)},
           {"findings", std::move(list)},
           {"unjudged", unjudged}};
+}
+
+Result<Diagnosis> Diagnosis::FromJson(const nlohmann::json& json, const std::string& path) {
+  Diagnosis d;
+  JsonFields f(json, path);
+  f.Read("kernel", &d.kernel);
+  f.Read("picked_because", &d.picked_because);
+  f.Array("findings", &d.findings, FindingFromJson);
+  f.Read("unjudged", &d.unjudged);
+  CANNBOT_RETURN_IF_ERROR(f.status());
+  return d;
 }
 
 std::string Diagnosis::RenderText() const {

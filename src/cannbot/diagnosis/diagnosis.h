@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cannbot/profile/profile.h"
+#include "cannbot/util/status.h"
 
 namespace cannbot::diagnosis {
 
@@ -63,6 +64,11 @@ struct Diagnosis {
   bool Has(const std::string& bottleneck) const;
   const Finding* Top() const;
   nlohmann::json ToJson() const;
+  // Reads ToJson's document back into the same value ("top" and the evidence's "text" are
+  // derived and not read). Errors name the field ("diagnosis.findings[0].strength: expected a
+  // number"); `path` names the document.
+  static Result<Diagnosis> FromJson(const nlohmann::json& json,
+                                    const std::string& path = "diagnosis");
   std::string RenderText() const;
 };
 

@@ -72,17 +72,14 @@ std::vector<OpSpec> BuiltInOps() {
 
 Registry::Registry(std::vector<OpSpec> ops) : ops_(std::move(ops)) {}
 
-const Registry& Registry::BuiltIn() {
-  static const Registry* const registry = [] {
-    auto* r = new Registry(BuiltInOps());
-    Status s = r->Check();
-    if (!s.ok()) {
-      std::fprintf(stderr, "cannbot: built-in op catalog is broken: %s\n", s.ToString().c_str());
-      std::abort();
-    }
-    return r;
-  }();
-  return *registry;
+Registry Registry::BuiltIns() {
+  Registry registry(BuiltInOps());
+  Status s = registry.Check();
+  if (!s.ok()) {
+    std::fprintf(stderr, "cannbot: built-in op catalog is broken: %s\n", s.ToString().c_str());
+    std::abort();
+  }
+  return registry;
 }
 
 const OpSpec* Registry::Find(std::string_view name) const {

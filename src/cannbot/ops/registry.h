@@ -1,10 +1,12 @@
-// Registry: the immutable table of built-in operators (the op *contract*).
+// Registry: a table of operators (the op *contract*), as a value: the composition roots (the
+// CLI's main, the daemon's Service) build one with BuiltIns() and pass it down; nothing reads
+// a global. A request or a config that brings its own ops adds them to its copy.
 //
-// Built once on first use from the catalog files (catalog/*.cc) and checked for internal
-// consistency (every op has a perf shape, distributions for every input, sizes for every
-// size param). Lookups never fail loudly: Find returns nullptr for an unknown name.
+// BuiltIns() builds the table from the catalog files (catalog/*.cc) and checks it for internal
+// consistency (every op has a perf shape, distributions for every input, sizes for every size
+// param). Lookups never fail loudly: Find returns nullptr for an unknown name.
 //
-// Thread-safety: BuiltIn() is initialised thread-safely and is read-only afterwards.
+// Thread-safety: a value; const methods may be called from any thread.
 #pragma once
 
 #include <string>
@@ -21,7 +23,8 @@ class Registry {
   // Takes the ops and checks them; a bad catalog is a programming error reported by Check().
   explicit Registry(std::vector<OpSpec> ops);
 
-  static const Registry& BuiltIn();
+  // The built-in ops, checked; a broken built-in catalog is a programming error (abort).
+  static Registry BuiltIns();
 
   const OpSpec* Find(std::string_view name) const;
   const std::vector<OpSpec>& ops() const { return ops_; }

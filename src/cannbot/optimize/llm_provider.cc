@@ -1,9 +1,7 @@
 #include "cannbot/optimize/llm_provider.h"
 
-#include "cannbot/ascendc/contract.h"
 #include "cannbot/llm/code_extract.h"
-#include "cannbot/util/data_dir.h"
-#include "cannbot/util/fs.h"
+#include "cannbot/target/registry.h"
 
 namespace cannbot::optimize {
 
@@ -43,12 +41,11 @@ Result<std::vector<Proposal>> LlmProvider::Propose(const ProposalRequest& reques
   inputs.diagnosis = request.diagnosis;
   inputs.skills = request.skills;
   inputs.hardware = request.hardware;
-  inputs.target = request.target;
-  if (request.target == "ascendc") {
-    inputs.contract_note = ascendc::DescribeAscendcContract(*request.op);
-    auto format = ReadFile(DataPath("prompts/ascendc/output_format.md"), 1u << 16);
-    if (format.ok()) inputs.output_format = *format;
-  }
+  const target::Target& target = target::OrDefault(request.target);
+  inputs.target = std::string(target.name());
+  target::PromptParts parts = target.Prompt(*request.op);
+  inputs.contract_note = std::move(parts.contract_note);
+  inputs.output_format = std::move(parts.output_format);
   const std::string round = "llm round " + std::to_string(request.round);
   if (request.round == 0) {
     CANNBOT_ASSIGN_OR_RETURN(prompt::RenderedPrompt prompt,

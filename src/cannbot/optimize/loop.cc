@@ -78,8 +78,15 @@ std::string Feedback(const Attempt& a) {
   return out.str();
 }
 
+Optimizer::Optimizer(CandidateJudge* judge, Provider* provider, LoopConfig config, Env* env)
+    : judge_(judge), provider_(provider), config_(config), env_(env) {}
+
 Optimizer::Optimizer(validator::Validator* validator, Provider* provider, LoopConfig config)
-    : validator_(validator), provider_(provider), config_(config) {}
+    : owned_judge_(std::make_unique<ValidatorJudge>(validator)),
+      judge_(owned_judge_.get()),
+      provider_(provider),
+      config_(config),
+      env_(Env::Default()) {}
 
 Attempt Optimizer::Evaluate(const OptimizeRequest& request, const Proposal& proposal, int round,
                             const std::vector<Attempt>& earlier) {
@@ -112,7 +119,7 @@ Attempt Optimizer::Evaluate(const OptimizeRequest& request, const Proposal& prop
   v.target = request.target;
   v.seed = request.seed;
   if (config_.min_speedup > 0) v.min_speedup = config_.min_speedup;
-  auto verdict = validator_->Validate(v);
+  auto verdict = judge_->Validate(v);
   if (!verdict.ok()) {
     a.outcome = "error";
     a.detail = verdict.status().message();
@@ -127,11 +134,8 @@ Attempt Optimizer::Evaluate(const OptimizeRequest& request, const Proposal& prop
 
 Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
                       const ProgressFn& progress) {
-  const auto start = SteadyClock::now();
-  auto out_of_time = [&] {
-    return std::chrono::duration<double>(SteadyClock::now() - start).count() >
-           config_.time_budget_seconds;
-  };
+  const double start = env_->NowSeconds();
+  auto out_of_time = [&] { return env_->NowSeconds() - start > config_.time_budget_seconds; };
   auto stopped = [&] { return config_.stop != nullptr && config_.stop->load(); };
   std::vector<Attempt>& attempts = report->attempts;
   std::vector<Failure> failures;

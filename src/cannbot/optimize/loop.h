@@ -7,16 +7,22 @@
 // `good_enough_roofline` of this machine's roofline, keeps the fastest accepted candidate, and
 // records every attempt.
 //
-// Ownership: borrows the Validator and the Provider. Thread-safety: one Run at a time per
-// Optimizer; progress callbacks run on the calling thread.
+// Candidates are judged through a CandidateJudge (the Validator, or a fake in tests) and time
+// is read from an Env, so the loop itself touches neither a compiler nor the clock.
+//
+// Ownership: borrows the judge (or Validator), the Provider and the Env. Thread-safety: one
+// Run at a time per Optimizer; progress callbacks run on the calling thread.
 #pragma once
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "cannbot/optimize/candidate_judge.h"
 #include "cannbot/optimize/provider.h"
 #include "cannbot/optimize/report.h"
+#include "cannbot/util/env.h"
 #include "cannbot/validator/validator.h"
 
 namespace cannbot::optimize {
@@ -38,7 +44,7 @@ struct OptimizeRequest {
   diagnosis::Diagnosis diagnosis;
   std::vector<skills::SkillMatch> skills;
   std::string hardware;
-  std::string target = "cpu";
+  const target::Target* target = nullptr;  // null = target::Default()
   std::optional<uint64_t> seed;
 };
 
@@ -53,6 +59,10 @@ using ProgressFn = std::function<void(const ProgressEvent&)>;
 
 class Optimizer {
  public:
+  // Judges candidates with `judge` and reads time from `env`.
+  Optimizer(CandidateJudge* judge, Provider* provider, LoopConfig config,
+            Env* env = Env::Default());
+  // Judges candidates with the validator's full validation (a ValidatorJudge it owns).
   Optimizer(validator::Validator* validator, Provider* provider, LoopConfig config);
 
   // Fills report->attempts and report->best; the caller fills the rest of the report.
@@ -64,9 +74,11 @@ class Optimizer {
   Attempt Evaluate(const OptimizeRequest& request, const Proposal& proposal, int round,
                    const std::vector<Attempt>& earlier);
 
-  validator::Validator* validator_;
+  std::unique_ptr<CandidateJudge> owned_judge_;  // set by the Validator* constructor
+  CandidateJudge* judge_;
   Provider* provider_;
   LoopConfig config_;
+  Env* env_;
 };
 
 // What the validator said about an attempt, as text for a repair prompt.

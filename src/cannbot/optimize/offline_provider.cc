@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "cannbot/target/registry.h"
+
 namespace cannbot::optimize {
 
 OfflineProvider::OfflineProvider(const skills::SkillLibrary* library, store::Store* store,
@@ -40,9 +42,12 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
   }
   // Recipes of the skills the diagnosis selected come first, then any other recipe for the op.
   std::set<std::string> seen;
+  const std::string_view target = target::OrDefault(request.target).name();
   auto add = [&](const skills::Skill& skill, const std::string& why) {
     for (const skills::Recipe& recipe : skill.recipes) {
-      if (recipe.op != request.op->name || recipe.target != request.target ||
+      const std::string_view written_for =
+          recipe.target.empty() ? target::Default().name() : std::string_view(recipe.target);
+      if (recipe.op != request.op->name || written_for != target ||
           !seen.insert(recipe.name).second) {
         continue;
       }
@@ -90,7 +95,8 @@ Result<std::vector<Proposal>> OfflineProvider::Propose(const ProposalRequest& re
     std::vector<Proposal> first = FirstRound(request);
     if (first.empty()) {
       return Status::NotFound("no skill carries a recipe for op '" + request.op->name +
-                              "' on the " + request.target + " target");
+                              "' on the " + std::string(target::OrDefault(request.target).name()) +
+                              " target");
     }
     return first;
   }

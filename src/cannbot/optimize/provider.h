@@ -11,6 +11,7 @@
 #include "cannbot/diagnosis/diagnosis.h"
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/skills/skill.h"
+#include "cannbot/target/target.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::optimize {
@@ -27,7 +28,7 @@ struct ProposalRequest {
   const diagnosis::Diagnosis* diagnosis = nullptr;
   std::vector<skills::SkillMatch> skills;
   std::string hardware;  // facts about the target machine, for prompts
-  std::string target = "cpu";
+  const target::Target* target = nullptr;  // null = target::Default()
   int round = 0;    // 0: first proposals; later rounds repair or improve
   int samples = 1;  // how many candidates are wanted
   std::vector<Failure> failures;  // from the previous round, most promising first

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cannbot/util/json_fields.h"
+
 namespace cannbot::optimize {
 namespace {
 
@@ -25,6 +27,23 @@ nlohmann::json AttemptJson(const Attempt& a) {
           {"verdict", a.verdict ? a.verdict->ToJson() : nlohmann::json(nullptr)}};
 }
 
+Result<Attempt> AttemptFromJson(const nlohmann::json& json, const std::string& path) {
+  Attempt a;
+  JsonFields f(json, path);
+  f.Read("round", &a.round);
+  f.Read("origin", &a.origin);
+  f.Read("prompt", &a.prompt);
+  f.Read("response", &a.response);
+  f.Read("code", &a.code);
+  f.Read("explanation", &a.explanation);
+  f.Read("outcome", &a.outcome);
+  f.Read("detail", &a.detail);
+  f.Object("verdict", &a.verdict, &validator::Verdict::FromJson);
+  f.Read("seconds", &a.seconds);
+  CANNBOT_RETURN_IF_ERROR(f.status());
+  return a;
+}
+
 }  // namespace
 
 std::string ProgressLine(const Attempt& a) {
@@ -39,8 +58,10 @@ nlohmann::json OptimizeReport::ToJson() const {
   for (const Attempt& a : attempts) attempts_json.push_back(AttemptJson(a));
   nlohmann::json out = {{"op", op},
                         {"original", original_name},
+                        {"original_code", original_code},
                         {"provider", provider},
                         {"profile_source", profile_source},
+                        {"kernel_check", kernel_check.ToJson()},
                         {"diagnosis", diagnosis.ToJson()},
                         {"skills", skills},
                         {"notes", notes},
@@ -66,6 +87,39 @@ nlohmann::json OptimizeReport::ToJson() const {
         {"candidate_roofline_fraction", perf.candidate.roofline_fraction}};
   }
   return out;
+}
+
+// "found", "kernel" and "before_after" are derived from the best attempt and not read.
+Result<OptimizeReport> OptimizeReport::FromJson(const nlohmann::json& json,
+                                                const std::string& path) {
+  OptimizeReport r;
+  JsonFields f(json, path);
+  f.Read("op", &r.op);
+  f.Read("original", &r.original_name);
+  f.Read("original_code", &r.original_code);
+  f.Read("provider", &r.provider);
+  f.Read("profile_source", &r.profile_source);
+  f.Object("kernel_check", &r.kernel_check, &validator::KernelCheck::FromJson);
+  f.Object("diagnosis", &r.diagnosis, &diagnosis::Diagnosis::FromJson);
+  f.Read("skills", &r.skills);
+  f.Read("notes", &r.notes);
+  f.Array("attempts", &r.attempts, AttemptFromJson);
+  std::optional<int> best;
+  f.Read("best_attempt", &best);
+  r.best = best.value_or(-1);
+  f.Read("diff", &r.diff);
+  f.Read("seconds", &r.seconds);
+  // ToJson and RenderText show the best attempt's timings: it must have them.
+  if (f.ok() && r.best != -1) {
+    const Attempt* b = r.best >= 0 && static_cast<size_t>(r.best) < r.attempts.size()
+                           ? &r.attempts[static_cast<size_t>(r.best)]
+                           : nullptr;
+    if (b == nullptr || !b->verdict || !b->verdict->perf) {
+      f.Fail("best_attempt", "expected null or the index of an attempt with a timed verdict");
+    }
+  }
+  CANNBOT_RETURN_IF_ERROR(f.status());
+  return r;
 }
 
 std::string OptimizeReport::RenderText() const {

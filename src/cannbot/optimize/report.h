@@ -1,7 +1,9 @@
 // OptimizeReport: everything one optimisation did, for people (RenderText), machines
 // (ToJson, stored by the daemon) and the CI bot: the diagnosis, the skills used, every attempt
 // with its prompt, answer, code and verdict, the best accepted kernel, a unified diff against
-// the original and the before/after figures.
+// the original and the before/after figures. FromJson reads ToJson's document back into the
+// same value, so that a remote client renders a daemon's report with the same code; its
+// errors name the field ("report.attempts[2].verdict.perf.speedup: expected a number").
 //
 // Thread-safety: plain values.
 #pragma once
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/util/status.h"
 #include "cannbot/validator/verdict.h"
 
 namespace cannbot::optimize {
@@ -37,6 +40,7 @@ struct OptimizeReport {
   std::string original_code;
   std::string provider;
   std::string profile_source;  // "msprof (file.csv)", "self-profile", ...
+  validator::KernelCheck kernel_check;  // the user's own kernel through compile + numeric
   diagnosis::Diagnosis diagnosis;
   std::vector<std::string> skills;  // "name: why"
   std::vector<std::string> notes;   // warnings worth a person's attention
@@ -48,6 +52,10 @@ struct OptimizeReport {
   bool found() const { return best >= 0; }
   const Attempt* Best() const { return found() ? &attempts[static_cast<size_t>(best)] : nullptr; }
   nlohmann::json ToJson() const;
+  // Errors: InvalidArgument naming the first missing or mistyped field, or a best_attempt
+  // that is not an attempt with a timed verdict. `path` names the document in errors.
+  static Result<OptimizeReport> FromJson(const nlohmann::json& json,
+                                         const std::string& path = "report");
   std::string RenderText() const;
 };
 

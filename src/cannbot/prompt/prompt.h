@@ -36,9 +36,9 @@ struct PromptInputs {
   const diagnosis::Diagnosis* diagnosis = nullptr;
   std::vector<skills::SkillMatch> skills;  // best first
   std::string hardware;  // facts about the target machine
-  std::string target = "cpu";
+  std::string target;  // the target's name
   std::string contract_note;  // target-specific contract text, after the op's own
-  std::string output_format;  // "" = the cpu target's
+  std::string output_format;  // "" = the template's default (the C++ kernel contract)
 };
 
 struct RenderedPrompt {

@@ -51,15 +51,6 @@ httplib::Headers AuthHeaders(const std::string& token) {
 
 }  // namespace
 
-Json LlmOption(const std::string& llm, const std::string& model) {
-  if (llm == "offline") return "offline";
-  if (llm.empty() && model.empty()) return nullptr;
-  Json out = Json::object();
-  if (!llm.empty()) out["url"] = llm;
-  if (!model.empty()) out["model"] = model;
-  return out;
-}
-
 DaemonClient::DaemonClient(DaemonClientConfig config) : config_(std::move(config)) {
   // "http://host:port/prefix" -> the client's base ("http://host:port") and a path prefix.
   const std::string& url = config_.server;
@@ -181,6 +172,33 @@ Result<Json> DaemonClient::Fetch(const std::string& id) {
   if (res->status != 200) return ServerError(res->status, res->body);
   Json job = Json::parse(res->body, nullptr, false);
   if (!job.is_object()) return Status::Internal("the daemon's job document is not JSON");
+  return job;
+}
+
+Result<RemoteJob> DaemonClient::Run(const engine::JobSpec& spec,
+                                     const optimize::ProgressFn& progress,
+                                     const std::function<void(const std::string&)>& on_submitted,
+                                     const std::function<void(const std::string&)>& on_requeued) {
+  RemoteJob job;
+  CANNBOT_ASSIGN_OR_RETURN(job.id, Submit(spec.ToJson()));
+  if (on_submitted) on_submitted(job.id);
+  CANNBOT_RETURN_IF_ERROR(Follow(job.id, progress, on_requeued));
+  CANNBOT_ASSIGN_OR_RETURN(Json document, Fetch(job.id));
+  job.status = document.value("status", std::string());
+  const Json& report = document.contains("report") ? document["report"] : Json();
+  if (!report.is_object()) {
+    const Json& error = document.contains("error") ? document["error"] : Json();
+    const std::string why = error.is_object() ? error.value("message", std::string()) : "";
+    return Status::Aborted("daemon job " + job.id + " ended " +
+                           (job.status.empty() ? "without a status" : job.status) +
+                           (why.empty() ? "" : ": " + why));
+  }
+  auto parsed = engine::SuggestReport::FromJson(report);
+  if (!parsed.ok()) {
+    return Status::Internal("the daemon's report for job " + job.id +
+                            " is not one this client reads: " + parsed.status().message());
+  }
+  job.report = std::move(parsed).value();
   return job;
 }
 

@@ -1,5 +1,6 @@
 // DaemonClient: a client of a cannbot daemon's HTTP API (docs/api.md), shared by
-// `cannbot suggest --server` and `cannbot ci --server`.
+// `cannbot suggest --server` and `cannbot ci --server`: it sends a JobSpec and reads back the
+// SuggestReport, so a remote run is the same value as a local one.
 //
 // A daemon that restarts in the middle loses nothing, and neither does this client: a
 // submission carries one Idempotency-Key for all its retries (a retried POST finds the same
@@ -18,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/engine/engine.h"
 #include "cannbot/optimize/loop.h"
 #include "cannbot/util/status.h"
 
@@ -29,9 +31,13 @@ struct DaemonClientConfig {
   std::chrono::seconds reconnect_for{120};  // how long an unreachable daemon is retried
 };
 
-// A request's options.llm for a provider choice: "offline" as is, else {url, model} with
-// whichever is set; null when neither is (the daemon's default provider).
-nlohmann::json LlmOption(const std::string& llm, const std::string& model);
+// A finished daemon job: its id, its final status ("succeeded", "failed", "cancelled") and
+// its report, read back into the value a local run returns.
+struct RemoteJob {
+  std::string id;
+  std::string status;
+  engine::SuggestReport report;
+};
 
 class DaemonClient {
  public:
@@ -47,6 +53,13 @@ class DaemonClient {
 
   // GET /jobs/{id}: the whole job document.
   Result<nlohmann::json> Fetch(const std::string& id);
+
+  // One whole remote run: submits `spec`, follows it to the end and reads its report back.
+  // `on_submitted` hears the job id, `on_requeued` why the daemon re-queued it (either may be
+  // empty). Errors as above, and Aborted for a job that ended without a report.
+  Result<RemoteJob> Run(const engine::JobSpec& spec, const optimize::ProgressFn& progress,
+                        const std::function<void(const std::string&)>& on_submitted = {},
+                        const std::function<void(const std::string&)>& on_requeued = {});
 
   const std::string& server() const { return config_.server; }
 

@@ -30,32 +30,4 @@ bool IsFinished(JobState state) {
          state == JobState::kCancelled;
 }
 
-nlohmann::json JobSpec::ToJson() const {
-  nlohmann::json options_json = nlohmann::json::object();
-  if (options.samples) options_json["samples"] = *options.samples;
-  if (options.rounds) options_json["rounds"] = *options.rounds;
-  if (options.budget) options_json["budget"] = *options.budget;
-  if (options.min_speedup) options_json["min_speedup"] = *options.min_speedup;
-  if (options.time_budget_seconds) options_json["time_budget_seconds"] = *options.time_budget_seconds;
-  if (options.seed) options_json["seed"] = *options.seed;
-  if (options.llm) {
-    if (options.llm->offline) {
-      options_json["llm"] = "offline";
-    } else {
-      nlohmann::json llm = nlohmann::json::object();
-      if (!options.llm->url.empty()) llm["url"] = options.llm->url;
-      if (!options.llm->model.empty()) llm["model"] = options.llm->model;
-      options_json["llm"] = llm;
-    }
-  }
-  nlohmann::json out = {{"op", op},         {"source", source},   {"name", name},
-                        {"target", target}, {"options", options_json}};
-  if (!profile.empty()) {
-    out["profile"] = profile;
-    out["profile_format"] = profile_format;
-  }
-  if (!profile_kernel.empty()) out["profile_kernel"] = profile_kernel;
-  return out;
-}
-
 }  // namespace cannbot::service

@@ -2,8 +2,6 @@
 
 #include <chrono>
 
-#include "cannbot/app/providers.h"
-#include "cannbot/optimize/pipeline.h"
 
 namespace cannbot::service {
 namespace {
@@ -14,27 +12,6 @@ using Clock = std::chrono::steady_clock;
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-// Times each round of an LLM provider's proposals for cannbot_llm_request_seconds.
-class TimedProvider : public optimize::Provider {
- public:
-  TimedProvider(optimize::Provider* inner, MetricFamily* seconds)
-      : inner_(inner), seconds_(seconds) {}
-  std::string Describe() const override { return inner_->Describe(); }
-  Result<std::vector<optimize::Proposal>> Propose(const optimize::ProposalRequest& r) override {
-    const auto start = Clock::now();
-    auto proposals = inner_->Propose(r);
-    seconds_->Observe({}, SecondsSince(start));
-    return proposals;
-  }
-  void Finish(const std::string& best_code, double speedup) override {
-    inner_->Finish(best_code, speedup);
-  }
-
- private:
-  optimize::Provider* inner_;
-  MetricFamily* seconds_;
-};
 
 std::string LayerOf(const optimize::Attempt& a) {
   if (!a.verdict) return "none";
@@ -50,27 +27,16 @@ Json AttemptJson(const optimize::Attempt& a, int index) {
           {"code", a.code},       {"verdict", a.verdict ? a.verdict->ToJson() : Json(nullptr)}};
 }
 
-// The job's request as the pipeline takes it. InvalidArgument for a bad profile format
-// (checked at submission already; kept for jobs stored by an older daemon).
-Result<optimize::SuggestRequest> MakeRequest(const JobSpec& spec) {
-  optimize::SuggestRequest request;
-  request.op = spec.op;
-  request.kernel = {spec.name, spec.source};
-  request.profile_text = spec.profile;
-  CANNBOT_ASSIGN_OR_RETURN(request.profile_options.format, profile::ParseFormat(spec.profile_format));
-  request.profile_kernel = spec.profile_kernel;
-  request.target = spec.target;
-  request.seed = spec.options.seed;
-  return request;
-}
-
-// Progress of one run: events, attempts and metrics, as they happen.
-class Recorder {
+// Progress of one run: events, attempts and metrics, as they happen; the run's stop flag.
+class Recorder : public engine::Progress {
  public:
-  Recorder(const RunnerContext& context, std::string id, int run)
-      : context_(context), id_(std::move(id)), run_(run) {}
+  Recorder(const RunnerContext& context, std::string id, int run, const RunControl& control)
+      : context_(context), id_(std::move(id)), run_(run), control_(control) {}
 
-  void operator()(const optimize::ProgressEvent& event) {
+  const std::atomic<bool>* StopFlag() const override { return &control_.stop; }
+  void OnLlmRound(double seconds) override { context_.metrics->llm_seconds->Observe({}, seconds); }
+
+  void OnEvent(const optimize::ProgressEvent& event) override {
     using Kind = optimize::ProgressEvent::Kind;
     Json data = {{"round", event.round}, {"text", event.text}};
     const char* type = event.kind == Kind::kAsking ? "asking" : "validating";
@@ -97,17 +63,13 @@ class Recorder {
   const RunnerContext& context_;
   std::string id_;
   int run_;
+  const RunControl& control_;
   int attempts_ = 0;
 };
 
-Outcome OutcomeOf(const optimize::SuggestResult& result, const RunControl& control) {
-  const optimize::OptimizeReport& report = result.report;
+Outcome OutcomeOf(const engine::SuggestReport& report, const RunControl& control) {
   Outcome outcome;
-  Json json = report.ToJson();
-  json["kernel_check"] = {{"ok", result.kernel_check.ok},
-                          {"layer", result.kernel_check.layer},
-                          {"reason", result.kernel_check.reason}};
-  outcome.report = json;
+  outcome.report = report.ToJson();
   outcome.report_text = report.RenderText();
   outcome.found = report.found();
   if (const optimize::Attempt* best = report.Best()) outcome.speedup = best->verdict->perf->speedup;
@@ -115,35 +77,16 @@ Outcome OutcomeOf(const optimize::SuggestResult& result, const RunControl& contr
     outcome.state = JobState::kCancelled;
     outcome.error_code = "cancelled";
     outcome.error_message = "cancelled while running; the report holds the attempts made";
-  } else if (!result.kernel_check.ok) {
+  } else if (!report.kernel_check.ok) {
     outcome.state = JobState::kFailed;
     outcome.error_code = "kernel_check_failed";
     outcome.error_message = "the kernel to optimise is not correct (" +
-                            result.kernel_check.layer + " layer): " + result.kernel_check.reason;
+                            report.kernel_check.layer + " layer): " + report.kernel_check.reason;
   }
   return outcome;
 }
 
 }  // namespace
-
-config::Config JobRunner::JobConfig(const config::Config& base, const JobOptions& options) {
-  config::Config c = base;
-  if (options.llm) {
-    if (options.llm->offline) {
-      c.llm.base_url.clear();
-    } else {
-      if (!options.llm->url.empty()) c.llm.base_url = options.llm->url;
-      if (!options.llm->model.empty()) c.llm.model = options.llm->model;
-    }
-  }
-  if (options.samples) c.loop.samples = *options.samples;
-  // Offline, the recipes' parameter search decides how many rounds it needs (as the CLI).
-  if (options.rounds) c.loop.rounds = *options.rounds;
-  else if (c.llm.base_url.empty()) c.loop.rounds = 8;
-  if (options.min_speedup) c.loop.min_speedup = *options.min_speedup;
-  if (options.time_budget_seconds) c.loop.time_budget_seconds = *options.time_budget_seconds;
-  return c;
-}
 
 Status JobRunner::Run(const std::string& id, RunControl& control) {
   CANNBOT_ASSIGN_OR_RETURN(bool started, context_.jobs->Start(id));
@@ -155,24 +98,8 @@ Status JobRunner::Run(const std::string& id, RunControl& control) {
   context_.log->info("job {}: run {} of {} started", id, record->runs, record->spec.op);
 
   Outcome outcome;
-  Result<optimize::SuggestResult> result = Status::Internal("not run");
-  config::Config config = JobConfig(*context_.config, record->spec.options);
-  config.loop.stop = &control.stop;
-  optimize::OfflineConfig offline;
-  if (record->spec.options.budget) offline.max_variants = *record->spec.options.budget;
-  auto request = MakeRequest(record->spec);
-  auto bundle = request.ok() ? app::MakeProvider(config, *context_.skills, context_.store,
-                                                 *context_.validator, record->spec.op, offline)
-                             : Result<app::ProviderBundle>(request.status());
-  if (bundle.ok()) {
-    TimedProvider timed(bundle->provider.get(), context_.metrics->llm_seconds);
-    optimize::Provider* provider = bundle->offline ? bundle->provider.get() : &timed;
-    optimize::SuggestContext suggest{context_.validator, provider, context_.skills,
-                                     context_.store, config.loop};
-    result = optimize::Suggest(*request, suggest, Recorder(context_, id, record->runs));
-  } else {
-    result = bundle.status();
-  }
+  Recorder recorder(context_, id, record->runs, control);
+  Result<engine::SuggestReport> result = context_.engine->Run(record->spec, &recorder);
 
   if (control.reason.load() == RunControl::kShutdown) {
     CANNBOT_RETURN_IF_ERROR(context_.jobs->Requeue(

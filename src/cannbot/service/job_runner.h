@@ -1,4 +1,4 @@
-// JobRunner: runs one stored job through the whole optimisation (optimize::Suggest) and
+// JobRunner: runs one stored job through the whole optimisation (engine::Engine::Run) and
 // records it as it goes: every attempt into the store the moment the validator has judged
 // it, every progress step as an event (then wakes the EventHub), the metrics, and at the end
 // the report and the job's final state.
@@ -17,14 +17,11 @@
 
 #include <spdlog/logger.h>
 
-#include "cannbot/config/config.h"
+#include "cannbot/engine/engine.h"
 #include "cannbot/service/event_hub.h"
 #include "cannbot/service/job_store.h"
 #include "cannbot/service/service_metrics.h"
-#include "cannbot/skills/skill.h"
-#include "cannbot/store/store.h"
 #include "cannbot/util/status.h"
-#include "cannbot/validator/validator.h"
 
 namespace cannbot::service {
 
@@ -42,10 +39,7 @@ struct RunControl {
 };
 
 struct RunnerContext {
-  const config::Config* config = nullptr;
-  validator::Validator* validator = nullptr;
-  const skills::SkillLibrary* skills = nullptr;
-  store::Store* store = nullptr;  // the offline search's memory
+  engine::Engine* engine = nullptr;
   JobStore* jobs = nullptr;
   EventHub* hub = nullptr;
   ServiceMetrics* metrics = nullptr;
@@ -59,9 +53,6 @@ class JobRunner {
   // Runs job `id` to its end. Errors only when the store itself fails; a failing
   // optimisation is a job that ends as failed.
   Status Run(const std::string& id, RunControl& control);
-
-  // The daemon's Config with a job's options applied (provider, loop, perf bar).
-  static config::Config JobConfig(const config::Config& base, const JobOptions& options);
 
  private:
   RunnerContext context_;

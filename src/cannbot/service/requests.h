@@ -17,8 +17,7 @@
 
 namespace cannbot::service {
 
-// Kernel sources larger than this are refused (the compiler would refuse them too).
-inline constexpr size_t kMaxSourceBytes = 1u << 20;
+using engine::kMaxSourceBytes;
 
 struct ValidateRequest {
   std::string op;
@@ -38,6 +37,7 @@ struct DiagnoseRequest {
 // The body as a JSON object; InvalidArgument ("invalid_json" to clients) otherwise.
 Result<nlohmann::json> ParseBody(const std::string& body);
 
+// JobSpec::FromJson (the one parser of a job, engine/job_spec.h).
 Result<JobSpec> ParseJobSpec(const nlohmann::json& body);
 Result<ValidateRequest> ParseValidateRequest(const nlohmann::json& body);
 Result<DiagnoseRequest> ParseDiagnoseRequest(const nlohmann::json& body);

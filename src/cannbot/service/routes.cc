@@ -308,7 +308,7 @@ ApiResponse Api::Validate(ApiRequest& request) {
   if (!body.ok()) return BadInput(body.status(), "invalid_json");
   auto parsed = ParseValidateRequest(*body);
   if (!parsed.ok()) return BadInput(parsed.status(), "invalid_argument");
-  if (ops::Registry::BuiltIn().Find(parsed->op) == nullptr) {
+  if (service_->registry().Find(parsed->op) == nullptr) {
     return ErrorResponse(400, "unknown_op", "unknown op '" + parsed->op + "' (GET /ops lists them)");
   }
   auto verdict = service_->Validate(*parsed);
@@ -343,12 +343,12 @@ ApiResponse Api::Diagnose(ApiRequest& request) {
 
 ApiResponse Api::ListOps(ApiRequest&) {
   Json list = Json::array();
-  for (const ops::OpSpec& op : ops::Registry::BuiltIn().ops()) list.push_back(op.ToJson(false));
+  for (const ops::OpSpec& op : service_->registry().ops()) list.push_back(op.ToJson(false));
   return JsonResponse(200, {{"ops", list}});
 }
 
 ApiResponse Api::GetOp(ApiRequest& request) {
-  const ops::OpSpec* op = ops::Registry::BuiltIn().Find(request.params[0]);
+  const ops::OpSpec* op = service_->registry().Find(request.params[0]);
   if (op == nullptr) return ErrorResponse(404, "not_found", "unknown op '" + request.params[0] + "'");
   return JsonResponse(200, op->ToJson(true));
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "cannbot/app/providers.h"
 #include "cannbot/diagnosis/diagnosis.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
@@ -45,16 +44,14 @@ Result<std::unique_ptr<Service>> Service::Open(config::Config config,
                                                std::shared_ptr<spdlog::logger> log) {
   std::unique_ptr<Service> s(new Service(std::move(config), std::move(log)));
   const std::string path = s->config_.db.empty() ? store::Store::DefaultPath() : s->config_.db;
-  CANNBOT_ASSIGN_OR_RETURN(s->store_, store::Store::Open(path));
-  CANNBOT_ASSIGN_OR_RETURN(s->jobs_, JobStore::Open(path));
-  s->validator_ = std::make_unique<validator::Validator>(app::MakeValidatorConfig(s->config_),
-                                                         s->store_.get());
   std::vector<std::string> warnings;
-  s->skills_ = app::LoadSkills(s->config_, {}, &warnings);
+  CANNBOT_ASSIGN_OR_RETURN(s->engine_,
+                           engine::Engine::Open(s->config_, ops::Registry::BuiltIns(), &warnings));
   for (const std::string& w : warnings) s->log_->warn("skills: {}", w);
+  CANNBOT_ASSIGN_OR_RETURN(s->jobs_, JobStore::Open(path));
   s->probe_ = std::make_unique<LlmProbe>(s->config_.llm.base_url, llm::NewCurlHttpClient());
   s->runner_ = std::make_unique<JobRunner>(
-      RunnerContext{&s->config_, s->validator_.get(), &s->skills_, s->store_.get(),
+      RunnerContext{s->engine_.get(),
                     s->jobs_.get(), &s->hub_, &s->service_metrics_, s->log_});
   return s;
 }
@@ -87,7 +84,7 @@ Status Service::Start() {
 void Service::WorkerLoop() {
   // Measured once per machine and cached in the store; every worker waits for it, so nothing
   // compiles or runs while the roofline is being measured.
-  validator_->Machine();
+  engine_->validator().Machine();
   workers_started_ = true;
   while (std::optional<std::string> id = queue_.Pop()) RunOne(*id);
 }
@@ -166,14 +163,12 @@ void Service::Shutdown(std::chrono::milliseconds grace) {
 }
 
 std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
-  if (ops::Registry::BuiltIn().Find(spec.op) == nullptr) {
+  if (registry().Find(spec.op) == nullptr) {
     return Refusal("unknown_op", "unknown op '" + spec.op + "' (GET /ops lists them)");
   }
-  auto format = profile::ParseFormat(spec.profile_format);
-  if (!format.ok()) return Refusal("invalid_argument", format.status().message());
   if (!spec.profile.empty()) {
     profile::ImportOptions options;
-    options.format = *format;
+    options.format = spec.profile_format;
     auto imported = profile::ImportProfileText(spec.profile, "profile", options);
     if (!imported.ok()) return Refusal("bad_profile", imported.status().message());
   }
@@ -258,7 +253,7 @@ Result<validator::Verdict> Service::Validate(const ValidateRequest& request) {
   if (request.baseline) v.baseline = validator::KernelSource{"baseline.cpp", *request.baseline};
   v.seed = request.seed;
   v.min_speedup = request.min_speedup;
-  auto verdict = validator_->Validate(v);
+  auto verdict = engine_->validator().Validate(v);
   validations_.fetch_sub(1);
   return verdict;
 }

@@ -35,6 +35,7 @@
 #include "cannbot/config/config.h"
 #include "cannbot/service/event_hub.h"
 #include "cannbot/service/job_queue.h"
+#include "cannbot/engine/engine.h"
 #include "cannbot/service/job_runner.h"
 #include "cannbot/service/job_store.h"
 #include "cannbot/service/llm_probe.h"
@@ -104,7 +105,8 @@ class Service {
 
   JobStore& jobs() { return *jobs_; }
   EventHub& hub() { return hub_; }
-  const skills::SkillLibrary& skills() const { return skills_; }
+  const skills::SkillLibrary& skills() const { return engine_->skills(); }
+  const ops::Registry& registry() const { return engine_->registry(); }
   const config::Config& config() const { return config_; }
   ServiceMetrics& metrics() { return service_metrics_; }
   int workers() const { return workers_; }
@@ -121,9 +123,9 @@ class Service {
   config::Config config_;
   std::shared_ptr<spdlog::logger> log_;
   int workers_ = 1;
-  std::unique_ptr<store::Store> store_;  // compile cache, machine model, offline memory
-  std::unique_ptr<validator::Validator> validator_;
-  skills::SkillLibrary skills_;
+  // The op registry, the store (compile cache, machine model, offline memory), the shared
+  // Validator and the skills; jobs run through it.
+  std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<JobStore> jobs_;       // its own connection (its own transactions)
   JobQueue queue_;
   EventHub hub_;

@@ -49,7 +49,7 @@ Json JobJson(const JobRecord& job, const std::vector<Json>& attempts) {
   Json out = JobSummaryJson(job);
   const Json spec = job.spec.ToJson();
   out["name"] = job.spec.name;
-  out["target"] = job.spec.target;
+  out["target"] = spec["target"];
   out["options"] = spec["options"];
   out["request_id"] = job.request_id;
   out["events_url"] = JobUrl(job.id) + "/events";

@@ -6,7 +6,7 @@
 //   // cannbot-recipe
 //   // name: swish-stream-avx512
 //   // op: swish
-//   // target: cpu            (optional; cpu by default)
+//   // target: NAME           (optional; the default target, the CPU, when absent)
 //   // summary: one pass, 16 lanes, polynomial exp, masked tail
 //   // params: UNROLL=2,1,4 NT_STORES=0,1
 //   // ---
@@ -32,7 +32,7 @@ struct RecipeParam {
 struct Recipe {
   std::string name;
   std::string op;
-  std::string target = "cpu";  // the kernel ABI it is written for
+  std::string target;  // the target (kernel ABI) it is written for; "" = the default
   std::string summary;
   std::string skill;  // the skill folder it came from
   std::string path;

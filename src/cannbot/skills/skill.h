@@ -24,7 +24,7 @@ struct SkillMetadata {
   bool present = false;  // the front matter has a `cannbot:` section
   std::vector<std::string> bottlenecks;
   std::vector<std::string> ops;      // op names or "*"
-  std::vector<std::string> targets;  // "cpu", "ascendc"; empty = any
+  std::vector<std::string> targets;  // target names (target/registry.h); empty = any
   std::vector<std::string> keywords;
   int priority = 50;                 // 0..100
 };

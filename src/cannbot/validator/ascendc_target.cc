@@ -10,7 +10,7 @@
 #include "cannbot/ascendc/stats.h"
 #include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
-#include "cannbot/validator/inputs.h"
+#include "cannbot/validator/harness.h"
 #include "cannbot/validator/numeric_check.h"
 #include "cannbot/validator/tensor_layout.h"
 
@@ -189,14 +189,8 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
   report.min_speedup = config.min_speedup;
   report.estimated = true;
   report.device = device.name;
-  CallLayout layout = CallLayout::Plan(spec, shape, 0);
-  const auto inputs = GenerateInputs(spec, shape, seed, "perf/ascendc");
-  ops::TensorArgs args;
-  for (const auto& in : inputs) args.inputs.push_back(in.data());
-  std::vector<std::vector<float>> expected;
-  for (const TensorPlace& out : layout.outputs) expected.emplace_back(static_cast<size_t>(out.elements));
-  for (auto& out : expected) args.outputs.push_back(out.data());
-  spec.reference(args, shape);
+  const PreparedCall prepared = PrepareCall(spec, shape, seed, "perf/ascendc", 0);
+  const CallLayout& layout = prepared.layout;
   CANNBOT_ASSIGN_OR_RETURN(auto runner, KernelRunner::Start(runner_config, layout.end, work_dir));
   const std::string* objects[2] = {&baseline_object, &candidate_object};
   const char* roles[2] = {"baseline", "candidate"};
@@ -211,10 +205,7 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
   ascendc::CostEstimate estimates[2];
   for (int role = 0; role < 2; ++role) {
     char* region = runner->region();
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      std::memcpy(TensorAt(region, layout.inputs[i]), inputs[i].data(), layout.inputs[i].bytes());
-    }
-    PoisonOutputs(region, layout);
+    Arm(region, layout, prepared.data);
     const size_t before = runner->ChildOutputBytes();
     auto call = runner->Call(role, {layout.Args(spec, shape)}, 1, config.call_timeout);
     const std::string printed = runner->ChildOutputSince(before);
@@ -228,13 +219,10 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
       const std::string crash = judge.ExplainCrash(runner->ChildOutput(1u << 20));
       return fail("sandbox", crash.empty() ? call.status().message() : crash);
     }
-    for (size_t i = 0; i < layout.outputs.size(); ++i) {
-      Comparison c;
-      const std::string wrong =
-          judge.Judge(spec, shape, inputs, i, expected[i].data(),
-                      TensorAt(region, layout.outputs[i]), layout.outputs[i].elements, printed, &c);
-      if (!wrong.empty()) return fail("perf", "wrong results on the perf shape: " + wrong);
-    }
+    Comparison summary;
+    const std::string wrong = JudgeOutputs(spec, shape, prepared.data,
+                                           CopyOutputs(region, layout), judge, printed, &summary);
+    if (!wrong.empty()) return fail("perf", "wrong results on the perf shape: " + wrong);
     auto stats = ascendc::ParseStats(printed);
     if (!stats.ok()) return fail("perf", "no usable emulation statistics: " + stats.status().message());
     Status honest = ascendc::CheckCompulsoryTraffic(

@@ -44,12 +44,12 @@ struct CompilerConfig {
   int address_space_mb = 4096;
 };
 
-// How kernels of one target are built. The default (empty) is the cpu target: the op's
-// contract prelude and nothing else. Other targets (ascendc) bring headers into the build
+// How kernels of one target are built (target::Target::MakePlan fills it). Empty fields take
+// the plain C++ contract's defaults: the op's contract prelude and nothing else. Other targets (ascendc) bring headers into the build
 // directory, a wrapper translation unit that adapts their kernels to the cpu ABI the runner
 // calls, and flags.
 struct TargetBuild {
-  std::string name = "cpu";
+  std::string name;  // the target's name (part of the compile cache key)
   std::string prelude;  // forced-included first; "" = the cpu contract for the op
   std::vector<std::pair<std::string, std::string>> files;  // {name, text} put beside the kernel
   std::string wrapper;  // a second translation unit compiled with the kernel ("" = none)

@@ -2,70 +2,33 @@
 
 #include <cstring>
 
-#include "cannbot/validator/inputs.h"
+#include "cannbot/validator/harness.h"
 #include "cannbot/validator/output_judge.h"
 #include "cannbot/validator/tensor_layout.h"
 
 namespace cannbot::validator {
 namespace {
 
-// One case's data, kept by the trusted parent.
-struct CaseData {
-  CallLayout layout;
-  std::vector<std::vector<float>> inputs;
-  std::vector<std::vector<float>> expected;
-};
-
-CaseData PrepareCase(const ops::OpSpec& op, const ops::Shape& shape, uint64_t seed) {
-  CaseData data;
-  data.layout = CallLayout::Plan(op, shape, 0);
-  data.inputs = GenerateInputs(op, shape, seed, "numeric/" + shape.label);
-  ops::TensorArgs args;
-  for (const auto& input : data.inputs) args.inputs.push_back(input.data());
-  for (const TensorPlace& out : data.layout.outputs) {
-    data.expected.emplace_back(static_cast<size_t>(out.elements));
-  }
-  for (auto& out : data.expected) args.outputs.push_back(out.data());
-  op.reference(args, shape);
-  return data;
-}
-
-void StageInputs(char* region, const CaseData& data) {
-  for (size_t i = 0; i < data.inputs.size(); ++i) {
-    std::memcpy(TensorAt(region, data.layout.inputs[i]), data.inputs[i].data(),
-                data.layout.inputs[i].bytes());
-  }
-  FillGuards(region, data.layout.inputs);
-  FillGuards(region, data.layout.outputs);
-  PoisonOutputs(region, data.layout);
-}
-
-// Empty when the inputs still hold what the parent wrote, else which one changed.
-std::string CheckInputsIntact(char* region, const CaseData& data) {
-  for (size_t i = 0; i < data.inputs.size(); ++i) {
-    const TensorPlace& place = data.layout.inputs[i];
-    if (std::memcmp(TensorAt(region, place), data.inputs[i].data(), place.bytes()) != 0) {
-      const float* now = TensorAt(region, place);
-      int64_t first = 0;
-      while (first < place.elements &&
-             std::memcmp(&now[first], &data.inputs[i][static_cast<size_t>(first)],
-                         sizeof(float)) == 0) {
-        ++first;
-      }
-      return "the kernel modified its input " + place.name + " (first at index " +
-             std::to_string(first) + ")";
-    }
+// "" when a second run on the same inputs gave the same bits as the first, else which output
+// differs and whether the second answer is still right.
+std::string SecondRunProblem(const ops::OpSpec& op, const ops::Shape& shape,
+                             const PreparedCall& call,
+                             const std::vector<std::vector<float>>& first,
+                             const std::vector<std::vector<float>>& second,
+                             const OutputJudge& judge, const std::string& printed) {
+  for (size_t i = 0; i < second.size(); ++i) {
+    const TensorPlace& out = call.layout.outputs[i];
+    if (std::memcmp(first[i].data(), second[i].data(), out.bytes()) == 0) continue;
+    Comparison c;
+    const std::string wrong = judge.Judge(op, shape, call.data.inputs, i,
+                                          call.data.expected[i].data(), second[i].data(),
+                                          out.elements, printed, &c);
+    return "nondeterministic: a second run on the same inputs gave different bits in output " +
+           out.name +
+           (wrong.empty() ? std::string(" (both within tolerance)")
+                          : " (second run: " + wrong + ")");
   }
   return "";
-}
-
-std::vector<std::vector<float>> CopyOutputs(char* region, const CallLayout& layout) {
-  std::vector<std::vector<float>> outputs;
-  for (const TensorPlace& out : layout.outputs) {
-    const float* data = TensorAt(region, out);
-    outputs.emplace_back(data, data + out.elements);
-  }
-  return outputs;
 }
 
 }  // namespace
@@ -128,14 +91,14 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
   for (const ops::Shape& shape : op.shapes) {
     if (shape.perf) continue;
     const std::string where = "on case '" + shape.label + "' (" + shape.Describe() + ")";
-    CaseData data = PrepareCase(op, shape, seed);
+    const PreparedCall call = PrepareCall(op, shape, seed, "numeric/" + shape.label, 0);
     NumericCase result;
     result.label = shape.label;
     result.shape = shape.Describe();
     result.tolerance = op.tolerance(shape);
-    const std::vector<KernelArg> args = data.layout.Args(op, shape);
+    const std::vector<KernelArg> args = call.layout.Args(op, shape);
 
-    StageInputs(region, data);
+    Arm(region, call.layout, call.data);
     const size_t printed_before = runner->ChildOutputBytes();
     auto timing = runner->Call(0, {args}, 1, config.call_timeout);
     if (!timing.ok()) {
@@ -145,21 +108,14 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
       return timing.status();
     }
     result.seconds = timing->wall_seconds;
-    std::string problem = CheckGuards(region, data.layout.outputs, "output");
-    if (problem.empty()) problem = CheckGuards(region, data.layout.inputs, "input");
-    if (problem.empty()) problem = CheckInputsIntact(region, data);
-    auto first_outputs = CopyOutputs(region, data.layout);
+    std::string problem = CheckAfterCall(region, call.layout, call.data);
+    const auto first_outputs = CopyOutputs(region, call.layout);
     const std::string printed = runner->ChildOutputSince(printed_before);
-    for (size_t i = 0; i < first_outputs.size(); ++i) {
-      Comparison c;
-      std::string wrong = judge.Judge(op, shape, data.inputs, i, data.expected[i].data(),
-                                      first_outputs[i].data(), data.layout.outputs[i].elements,
-                                      printed, &c);
-      if (problem.empty()) problem = wrong;
-      MergeComparison(&result.comparison, c);
-    }
+    const std::string wrong = JudgeOutputs(op, shape, call.data, first_outputs, judge, printed,
+                                           &result.comparison);
+    if (problem.empty()) problem = wrong;
     if (problem.empty() && config.check_determinism) {
-      StageInputs(region, data);
+      Arm(region, call.layout, call.data);
       auto again = runner->Call(0, {args}, 1, config.call_timeout);
       if (!again.ok()) {
         if (child_failed(again.status())) {
@@ -167,20 +123,8 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
         }
         return again.status();
       }
-      auto second_outputs = CopyOutputs(region, data.layout);
-      for (size_t i = 0; i < second_outputs.size() && problem.empty(); ++i) {
-        if (std::memcmp(first_outputs[i].data(), second_outputs[i].data(),
-                        data.layout.outputs[i].bytes()) != 0) {
-          Comparison c;
-          const std::string wrong =
-              judge.Judge(op, shape, data.inputs, i, data.expected[i].data(),
-                          second_outputs[i].data(), data.layout.outputs[i].elements, printed, &c);
-          problem = "nondeterministic: a second run on the same inputs gave different bits in "
-                    "output " + data.layout.outputs[i].name +
-                    (wrong.empty() ? std::string(" (both within tolerance)")
-                                   : " (second run: " + wrong + ")");
-        }
-      }
+      problem = SecondRunProblem(op, shape, call, first_outputs,
+                                 CopyOutputs(region, call.layout), judge, printed);
     }
     result.problem = problem;
     report.cases.push_back(result);

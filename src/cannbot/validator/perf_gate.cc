@@ -7,6 +7,7 @@
 #include <random>
 
 #include "cannbot/validator/compare.h"
+#include "cannbot/validator/harness.h"
 #include "cannbot/validator/inputs.h"
 #include "cannbot/validator/numeric_check.h"
 #include "cannbot/validator/tensor_layout.h"
@@ -19,12 +20,6 @@ constexpr int kCandidate = 1;
 const char* const kRoleName[2] = {"baseline", "candidate"};
 // A twin keeps this many elements at each end of every tensor identical to its sibling.
 constexpr int64_t kTwinKeptEnds = 32;
-
-// Inputs the parent keeps pristine, and the reference's outputs for them.
-struct DataSet {
-  std::vector<std::vector<float>> inputs;
-  std::vector<std::vector<float>> expected;
-};
 
 std::string Ratio(double value) {
   char text[32];
@@ -65,7 +60,8 @@ class Gate {
  private:
   size_t Plan();
   int SetAt(size_t position) const { return static_cast<int>((position + rotation_) % sets_.size()); }
-  void StageInputs();
+  // Stages every position's data set and fills the guards of both banks.
+  void StageRound();
   // One call per position; returns the time per call.
   Result<double> TimedBatch(int role);
   // Empty when every output and input is as it must be after a batch of `role`.
@@ -78,7 +74,7 @@ class Gate {
   uint64_t seed_;
   const MachineModel& machine_;
   PerfConfig config_;
-  std::vector<DataSet> sets_;
+  std::vector<CallData> sets_;
   // [bank][position]: shared inputs, outputs per bank. The roles swap banks every round, so
   // whatever the placement of a buffer costs (cache sets, pages) falls on both alike.
   std::vector<CallLayout> positions_[2];
@@ -93,21 +89,14 @@ class Gate {
 size_t Gate::Plan() {
   const int count = std::max(2, config_.data_sets + config_.data_sets % 2);
   for (int s = 0; s < count; ++s) {
-    DataSet set;
     if (s < count / 2) {
-      set.inputs = GenerateInputs(op_, shape_, seed_, "perf/" + std::to_string(s));
+      sets_.push_back(DrawCallData(op_, shape_, seed_, "perf/" + std::to_string(s)));
     } else {
-      set.inputs = MakeTwin(op_, shape_, sets_[static_cast<size_t>(s - count / 2)].inputs,
-                            seed_ + static_cast<uint64_t>(s));
+      sets_.push_back(WithReference(
+          op_, shape_,
+          MakeTwin(op_, shape_, sets_[static_cast<size_t>(s - count / 2)].inputs,
+                   seed_ + static_cast<uint64_t>(s))));
     }
-    ops::TensorArgs args;
-    for (const auto& input : set.inputs) args.inputs.push_back(input.data());
-    for (const ops::Param* p : op_.ParamsOfKind(ops::ParamKind::kOutput)) {
-      set.expected.emplace_back(static_cast<size_t>(p->elements(shape_)));
-    }
-    for (auto& out : set.expected) args.outputs.push_back(out.data());
-    op_.reference(args, shape_);
-    sets_.push_back(std::move(set));
   }
   size_t cursor = 0;
   for (size_t p = 0; p < sets_.size(); ++p) {
@@ -120,15 +109,11 @@ size_t Gate::Plan() {
   return cursor;
 }
 
-void Gate::StageInputs() {
+void Gate::StageRound() {
   char* region = runner_->region();
   for (size_t p = 0; p < sets_.size(); ++p) {
     const CallLayout& layout = positions_[kBaseline][p];
-    const DataSet& set = sets_[static_cast<size_t>(SetAt(p))];
-    for (size_t i = 0; i < set.inputs.size(); ++i) {
-      std::memcpy(TensorAt(region, layout.inputs[i]), set.inputs[i].data(),
-                  layout.inputs[i].bytes());
-    }
+    StageInputs(region, layout, sets_[static_cast<size_t>(SetAt(p))]);
     FillGuards(region, layout.inputs);
     FillGuards(region, positions_[kBaseline][p].outputs);
     FillGuards(region, positions_[kCandidate][p].outputs);
@@ -155,16 +140,9 @@ std::string Gate::CheckBatch(int role) {
   for (size_t p = 0; p < sets_.size(); ++p) {
     const CallLayout& layout = positions_[Bank(role)][p];
     const int s = SetAt(p);
-    const DataSet& set = sets_[static_cast<size_t>(s)];
-    std::string problem = CheckGuards(region, layout.outputs, "output");
-    if (problem.empty()) problem = CheckGuards(region, layout.inputs, "input");
-    if (!problem.empty()) return problem;
-    for (size_t i = 0; i < set.inputs.size(); ++i) {
-      if (std::memcmp(TensorAt(region, layout.inputs[i]), set.inputs[i].data(),
-                      layout.inputs[i].bytes()) != 0) {
-        return "input " + layout.inputs[i].name + " was modified during a timed run";
-      }
-    }
+    const CallData& set = sets_[static_cast<size_t>(s)];
+    const std::string problem = CheckAfterCall(region, layout, set);
+    if (!problem.empty()) return problem + " during a timed run";
     auto& first = first_answer_[role][static_cast<size_t>(s)];
     for (size_t i = 0; i < layout.outputs.size(); ++i) {
       const TensorPlace& out = layout.outputs[i];
@@ -229,7 +207,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   }
   Status sealed = runner_->Seal();
   if (!sealed.ok()) return child_failure(kCandidate, sealed, "");
-  StageInputs();
+  StageRound();
 
   // The channel's round trip, measured with empty batches, is subtracted from every batch.
   std::vector<double> empty;
@@ -248,7 +226,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   for (int round = 0; round <= config_.max_rounds; ++round) {
     rotation_ = static_cast<size_t>(round) % sets_.size();
     round_ = static_cast<size_t>(round);
-    StageInputs();
+    StageRound();
     double per_call[2] = {0, 0};
     const int first = round % 2 == 0 ? kBaseline : kCandidate;
     for (int role : {first, 1 - first}) {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <set>
 
@@ -14,11 +13,10 @@
 #include "cannbot/profile/metric_names.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/util/stats.h"
-#include "cannbot/validator/compare.h"
+#include "cannbot/validator/harness.h"
 #include "cannbot/validator/inputs.h"
 #include "cannbot/validator/machine_model.h"
 #include "cannbot/validator/numeric_check.h"
-#include "cannbot/validator/tensor_layout.h"
 
 namespace cannbot::validator {
 namespace {
@@ -28,54 +26,26 @@ namespace m = profile::metric;
 constexpr const char* kCounterEvents =
     "cycles,instructions,branches,branch-misses,cache-references,cache-misses";
 
-// What the parent keeps: the inputs it staged and the reference's answer for them.
-struct Staged {
-  CallLayout layout;
-  std::vector<std::vector<float>> inputs;
-  std::vector<std::vector<float>> expected;
-};
-
-Staged Prepare(const ops::OpSpec& op, const ops::Shape& shape, uint64_t seed) {
-  Staged s;
-  s.layout = CallLayout::Plan(op, shape, 0);
-  s.inputs = GenerateInputs(op, shape, seed, "self-profile");
-  ops::TensorArgs args;
-  for (const auto& input : s.inputs) args.inputs.push_back(input.data());
-  for (const TensorPlace& out : s.layout.outputs) {
-    s.expected.emplace_back(static_cast<size_t>(out.elements));
-  }
-  for (auto& out : s.expected) args.outputs.push_back(out.data());
-  op.reference(args, shape);
-  return s;
-}
-
 // A kernel's own failure is the user's input problem; anything else is cannbot's.
 Status KernelFailure(const Status& s, const std::string& kernel, const std::string& doing) {
   if (!KernelFailed(s)) return s;
   return Status::InvalidArgument(kernel + " " + doing + ": " + s.message());
 }
 
-// One checked call: the kernel must write every output within tolerance and stay in bounds.
+// One checked call: the kernel must write every output within tolerance, stay in bounds and
+// leave its inputs alone; the timings that follow are worthless otherwise.
 Result<double> CheckedCall(KernelRunner* runner, const ops::OpSpec& op, const ops::Shape& shape,
-                           const Staged& s, const std::string& kernel,
+                           const PreparedCall& call, const std::string& kernel,
                            std::chrono::milliseconds timeout) {
   char* region = runner->region();
-  for (size_t i = 0; i < s.inputs.size(); ++i) {
-    std::memcpy(TensorAt(region, s.layout.inputs[i]), s.inputs[i].data(),
-                s.layout.inputs[i].bytes());
-  }
-  FillGuards(region, s.layout.inputs);
-  FillGuards(region, s.layout.outputs);
-  PoisonOutputs(region, s.layout);
-  auto timing = runner->Call(0, {s.layout.Args(op, shape)}, 1, timeout);
+  Arm(region, call.layout, call.data);
+  auto timing = runner->Call(0, {call.layout.Args(op, shape)}, 1, timeout);
   if (!timing.ok()) return KernelFailure(timing.status(), kernel, "failed on the perf shape");
-  std::string problem = CheckGuards(region, s.layout.outputs, "output");
-  if (problem.empty()) problem = CheckGuards(region, s.layout.inputs, "input");
-  for (size_t i = 0; i < s.layout.outputs.size() && problem.empty(); ++i) {
-    const TensorPlace& out = s.layout.outputs[i];
-    Comparison c = CompareOutputs(s.expected[i].data(), TensorAt(region, out), out.elements,
-                                  op.tolerance(shape));
-    if (!c.ok()) problem = "wrong results: " + c.Describe(out.name);
+  std::string problem = CheckAfterCall(region, call.layout, call.data);
+  if (problem.empty()) {
+    Comparison summary;
+    problem = JudgeOutputs(op, shape, call.data, CopyOutputs(region, call.layout),
+                           DefaultJudge(), "", &summary);
   }
   if (!problem.empty()) {
     return Status::InvalidArgument(kernel + " is not a correct " + op.name + " kernel on the "
@@ -254,7 +224,8 @@ Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& 
   }
   const MachineModel machine = LoadOrMeasureMachineModel(store, config.runner.cpu);
   const ops::Shape& shape = op.PerfShape();
-  const Staged staged = Prepare(op, shape, config.seed.value_or(NewSeed()));
+  const PreparedCall staged =
+      PrepareCall(op, shape, config.seed.value_or(NewSeed()), "self-profile", 0);
 
   const std::set<pid_t> before = RunnerChildren();
   CANNBOT_ASSIGN_OR_RETURN(auto runner,

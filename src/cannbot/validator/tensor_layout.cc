@@ -78,6 +78,10 @@ float* TensorAt(char* region, const TensorPlace& place) {
   return reinterpret_cast<float*>(region + place.offset);
 }
 
+const float* TensorAt(const char* region, const TensorPlace& place) {
+  return reinterpret_cast<const float*>(region + place.offset);
+}
+
 void PoisonOutputs(char* region, const CallLayout& layout) {
   for (const TensorPlace& out : layout.outputs) {
     float poison;

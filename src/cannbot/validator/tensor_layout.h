@@ -45,6 +45,7 @@ struct CallLayout {
 };
 
 float* TensorAt(char* region, const TensorPlace& place);
+const float* TensorAt(const char* region, const TensorPlace& place);
 void PoisonOutputs(char* region, const CallLayout& layout);
 void FillGuards(char* region, const std::vector<TensorPlace>& places);
 // Empty when intact, else "wrote past the end of output y (2 bytes after element 1036)".

@@ -1,5 +1,6 @@
 #include "cannbot/validator/validator.h"
 
+#include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/validator/inputs.h"
 #include "cannbot/validator/self_profile.h"
@@ -31,24 +32,13 @@ Result<profile::Profile> Validator::MeasureProfile(const std::string& op_name,
 }
 
 Result<Validator::TargetPlan> Validator::Plan(const std::string& op_name,
-                                               const std::string& target) {
+                                               const target::Target* kind) {
   const ops::OpSpec* op = registry_.Find(op_name);
   if (op == nullptr) return Status::NotFound("unknown op '" + op_name + "'");
   TargetPlan plan;
-  plan.target = target.empty() ? "cpu" : target;
-  if (plan.target == "cpu") {
-    plan.spec = std::make_shared<ops::OpSpec>(*op);
-    plan.judge = &DefaultJudge();
-    return plan;
-  }
-  if (plan.target == "ascendc") {
-    CANNBOT_ASSIGN_OR_RETURN(AscendcTarget ascendc, MakeAscendcTarget(*op));
-    plan.spec = std::make_shared<ops::OpSpec>(std::move(ascendc.spec));
-    plan.build = std::move(ascendc.build);
-    plan.judge = &ascendc_judge_;
-    return plan;
-  }
-  return Status::InvalidArgument("unknown target '" + target + "' (cpu or ascendc)");
+  plan.kind = &target::OrDefault(kind);
+  CANNBOT_ASSIGN_OR_RETURN(static_cast<target::Plan&>(plan), plan.kind->MakePlan(*op));
+  return plan;
 }
 
 Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
@@ -56,8 +46,8 @@ Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
                                              const std::string& work_dir) {
   const ops::OpSpec& op = *plan.spec;
   if (!request.baseline) {
-    if (plan.target != "cpu") {
-      return Status::InvalidArgument("the " + plan.target +
+    if (!plan.kind->HasReferenceBaseline()) {
+      return Status::InvalidArgument("the " + std::string(plan.kind->name()) +
                                      " target has no built-in baseline: give one (--baseline)");
     }
     CANNBOT_ASSIGN_OR_RETURN(CompileResult built,
@@ -88,8 +78,8 @@ Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
 
 Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const KernelSource& kernel,
                                            std::optional<uint64_t> seed,
-                                           const std::string& target) {
-  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(op_name, target));
+                                           const target::Target* kind) {
+  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(op_name, kind));
   CANNBOT_ASSIGN_OR_RETURN(TempDir work, TempDir::Create("cannbot-check"));
   KernelCheck check;
   CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*plan.spec, kernel.text, work.path(),
@@ -116,7 +106,7 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   const ops::OpSpec& op = *plan.spec;
   Verdict verdict;
   verdict.op = op.name;
-  verdict.target = plan.target;
+  verdict.target = plan.kind->name();
   verdict.seed = request.seed.value_or(NewSeed());
   verdict.candidate_name = request.candidate.name;
   verdict.baseline_name = request.baseline ? request.baseline->name : "reference";
@@ -144,26 +134,34 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   verdict.numeric = numeric;
   if (!numeric.ok) return finish(false, numeric.layer, numeric.reason);
 
-  PerfConfig perf_config = config_.perf;
-  if (request.min_speedup) perf_config.min_speedup = *request.min_speedup;
-  PerfReport perf;
-  if (plan.target == "ascendc") {
-    CANNBOT_ASSIGN_OR_RETURN(perf, EstimateAscendcPerf(op, verdict.compile.shared_object_path,
-                                                       baseline_object, verdict.seed,
-                                                       config_.device, config_.runner,
-                                                       perf_config, work.path()));
-  } else {
-    verdict.machine = Machine();
-    std::lock_guard<std::mutex> perf_lock(perf_mutex_);
-    CANNBOT_ASSIGN_OR_RETURN(perf, RunPerfGate(op, verdict.compile.shared_object_path,
-                                               baseline_object, verdict.seed, *verdict.machine,
-                                               config_.runner, perf_config, work.path()));
-  }
+  CANNBOT_ASSIGN_OR_RETURN(PerfReport perf,
+                           MeasurePerf(plan, request, &verdict, baseline_object, work.path()));
   verdict.perf = perf;
   if (!perf.ok) return finish(false, perf.layer, perf.reason);
   const size_t cases = numeric.cases.size();
   return finish(true, "", "compiles, matches the reference on " + std::to_string(cases) +
                               " shapes, and is " + perf.reason);
+}
+
+Result<PerfReport> Validator::MeasurePerf(const TargetPlan& plan,
+                                          const ValidationRequest& request, Verdict* verdict,
+                                          const std::string& baseline_object,
+                                          const std::string& work_dir) {
+  target::PerfJob job;
+  job.spec = plan.spec.get();
+  job.candidate_object = verdict->compile.shared_object_path;
+  job.baseline_object = baseline_object;
+  job.seed = verdict->seed;
+  job.device = &config_.device;
+  job.runner = config_.runner;
+  job.perf = config_.perf;
+  if (request.min_speedup) job.perf.min_speedup = *request.min_speedup;
+  job.work_dir = work_dir;
+  if (!plan.kind->RunsOnThisCpu()) return plan.kind->MeasurePerf(job);
+  verdict->machine = Machine();
+  job.machine = &*verdict->machine;
+  std::lock_guard<std::mutex> perf_lock(perf_mutex_);  // one timing at a time on this machine
+  return plan.kind->MeasurePerf(job);
 }
 
 }  // namespace cannbot::validator

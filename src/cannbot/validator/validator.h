@@ -23,7 +23,7 @@
 #include "cannbot/profile/profile.h"
 #include "cannbot/store/store.h"
 #include "cannbot/ascendc/device_profile.h"
-#include "cannbot/validator/ascendc_target.h"
+#include "cannbot/target/target.h"
 #include "cannbot/validator/compiler.h"
 #include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/numeric_check.h"
@@ -54,22 +54,12 @@ struct ValidationRequest {
   // The baseline already passed CheckKernel with this validator: skip its numeric check.
   bool baseline_checked = false;
   std::optional<double> min_speedup;     // none: config().perf.min_speedup
-  std::string target = "cpu";            // "cpu" or "ascendc" (docs/kernel-abi.md)
-};
-
-// A kernel through the first two layers only (is it a correct kernel at all?).
-struct KernelCheck {
-  bool ok = false;
-  std::string layer;   // "compile", "sandbox" or "numeric" when !ok
-  std::string reason;  // one sentence when !ok
-  CompileResult compile;
-  std::optional<NumericReport> numeric;
+  const target::Target* target = nullptr;  // null: target::Default() (docs/kernel-abi.md)
 };
 
 class Validator {
  public:
-  Validator(ValidatorConfig config, store::Store* store,
-            const ops::Registry& registry = ops::Registry::BuiltIn());
+  Validator(ValidatorConfig config, store::Store* store, const ops::Registry& registry);
 
   // A verdict for the candidate. Errors: NotFound for an unknown op, InvalidArgument for a
   // baseline that is not itself a correct kernel, IoError/Internal when the validator cannot
@@ -80,7 +70,7 @@ class Validator {
   // (and to tell a kernel author that their change broke the numbers).
   Result<KernelCheck> CheckKernel(const std::string& op, const KernelSource& kernel,
                                   std::optional<uint64_t> seed = std::nullopt,
-                                  const std::string& target = "cpu");
+                                  const target::Target* target = nullptr);
 
   // The kernel measured on this CPU (SelfProfile with this validator's compiler and runner),
   // for suggestions made without a profiler's output. Timed under the same lock as the perf
@@ -92,17 +82,16 @@ class Validator {
   const MachineModel& Machine();
 
  private:
-  // How one target validates an op: the spec its kernels are called with, how they are
-  // built, how their outputs are judged.
-  struct TargetPlan {
-    std::string target;
-    std::shared_ptr<const ops::OpSpec> spec;
-    TargetBuild build;  // empty: the cpu target
-    const OutputJudge* judge = nullptr;
+  // How one target validates an op (target::Plan) and which target it is.
+  struct TargetPlan : target::Plan {
+    const target::Target* kind = nullptr;
   };
-  Result<TargetPlan> Plan(const std::string& op, const std::string& target);
+  Result<TargetPlan> Plan(const std::string& op, const target::Target* kind);
   Result<std::string> BuildBaseline(const TargetPlan& plan, const ValidationRequest& request,
                                     uint64_t seed, const std::string& work_dir);
+  Result<PerfReport> MeasurePerf(const TargetPlan& plan, const ValidationRequest& request,
+                                 Verdict* verdict, const std::string& baseline_object,
+                                 const std::string& work_dir);
 
   ValidatorConfig config_;
   store::Store* store_;
@@ -111,7 +100,6 @@ class Validator {
   std::mutex perf_mutex_;
   std::mutex machine_mutex_;
   std::optional<MachineModel> machine_;
-  AscendcJudge ascendc_judge_;
 };
 
 }  // namespace cannbot::validator

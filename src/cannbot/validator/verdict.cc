@@ -8,74 +8,6 @@
 namespace cannbot::validator {
 namespace {
 
-// JSON has no infinity; an infinite error (NaN where a number was due) becomes null.
-nlohmann::json Finite(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
-nlohmann::json CompileJson(const CompileResult& c) {
-  return {{"ok", c.ok},           {"cached", c.cached}, {"seconds", c.seconds},
-          {"command", c.command}, {"log", c.log},       {"reason", c.reason}};
-}
-
-nlohmann::json NumericJson(const NumericReport& n) {
-  nlohmann::json cases = nlohmann::json::array();
-  for (const NumericCase& c : n.cases) {
-    nlohmann::json one = {{"label", c.label},
-                          {"shape", c.shape},
-                          {"ok", c.problem.empty()},
-                          {"elements", c.comparison.elements},
-                          {"mismatches", c.comparison.mismatches},
-                          {"max_abs_error", Finite(c.comparison.max_abs_error)},
-                          {"max_rel_error", Finite(c.comparison.max_rel_error)},
-                          {"mean_rel_error", Finite(c.comparison.mean_rel_error)},
-                          {"atol", c.tolerance.atol},
-                          {"rtol", c.tolerance.rtol},
-                          {"seconds", c.seconds},
-                          {"problem", c.problem}};
-    if (c.comparison.first_bad) {
-      const ElementMismatch& m = *c.comparison.first_bad;
-      one["first_bad"] = {{"index", m.index},
-                          {"expected", Finite(m.expected)},
-                          {"got", Finite(m.got)},
-                          {"never_written", m.never_written}};
-    }
-    cases.push_back(one);
-  }
-  nlohmann::json out = {{"ok", n.ok}, {"reason", n.reason}, {"cases", cases},
-                        {"sandbox_warnings", n.sandbox_warnings}};
-  if (!n.child_output.empty()) out["kernel_output"] = n.child_output;
-  return out;
-}
-
-nlohmann::json TimingJson(const KernelTiming& t) {
-  return {{"median_ms", t.median_seconds * 1e3}, {"gbps", t.gbps},
-          {"gflops", t.gflops},                  {"roofline_fraction", t.roofline_fraction},
-          {"calls_per_batch", t.calls_per_batch}};
-}
-
-nlohmann::json PerfJson(const PerfReport& p) {
-  nlohmann::json out = {{"ok", p.ok},
-                        {"reason", p.reason},
-                        {"shape", p.shape},
-                        {"speedup", p.speedup},
-                        {"ci95", {p.speedup_ci.low, p.speedup_ci.high}},
-                        {"min_speedup", p.min_speedup},
-                        {"rounds", p.rounds},
-                        {"channel_overhead_us", p.channel_overhead_seconds * 1e6}};
-  if (p.rounds > 0) {
-    out["baseline"] = TimingJson(p.baseline);
-    out["candidate"] = TimingJson(p.candidate);
-  }
-  out["estimated"] = p.estimated;
-  if (p.estimated) {
-    out["device"] = p.device;
-    out["estimate_detail"] = p.estimate_detail;
-  }
-  if (!p.child_output.empty()) out["kernel_output"] = p.child_output;
-  return out;
-}
-
 std::string Format(const char* format, ...) __attribute__((format(printf, 1, 2)));
 std::string Format(const char* format, ...) {
   char text[512];
@@ -91,25 +23,6 @@ std::string LayerLine(const char* layer, const char* result, const std::string& 
 }
 
 }  // namespace
-
-nlohmann::json Verdict::ToJson() const {
-  nlohmann::json out = {
-      {"verdict", accepted ? "accepted" : "rejected"},
-      {"layer", layer.empty() ? nlohmann::json(nullptr) : nlohmann::json(layer)},
-      {"reason", reason},
-      {"op", op},
-      {"target", target},
-      {"seed", seed},
-      {"candidate", candidate_name},
-      {"baseline", baseline_name},
-      {"compile", CompileJson(compile)},
-      {"numeric", numeric ? NumericJson(*numeric) : nlohmann::json(nullptr)},
-      {"perf", perf ? PerfJson(*perf) : nlohmann::json(nullptr)},
-      {"machine", machine ? machine->ToJson() : nlohmann::json(nullptr)},
-      {"seconds", seconds},
-  };
-  return out;
-}
 
 std::string Verdict::RenderText() const {
   std::ostringstream out;

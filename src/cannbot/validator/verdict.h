@@ -3,7 +3,9 @@
 //
 // Fields that always exist in the JSON: verdict ("accepted" | "rejected"), layer ("compile" |
 // "sandbox" | "numeric" | "perf" | null when accepted), reason (one sentence), plus compile,
-// numeric (null if not reached) and perf (null if not reached) details.
+// numeric (null if not reached) and perf (null if not reached) details. FromJson reads that
+// JSON back into the same value (ToJson writes every field, so the round trip is exact);
+// its errors name the field ("verdict.perf.speedup: expected a number").
 //
 // Thread-safety: a plain value.
 #pragma once
@@ -17,6 +19,7 @@
 #include "cannbot/validator/machine_model.h"
 #include "cannbot/validator/numeric_check.h"
 #include "cannbot/validator/perf_gate.h"
+#include "cannbot/util/status.h"
 
 namespace cannbot::validator {
 
@@ -36,7 +39,24 @@ struct Verdict {
   double seconds = 0;
 
   nlohmann::json ToJson() const;
+  // `path` names the document in errors ("report.attempts[2].verdict").
+  static Result<Verdict> FromJson(const nlohmann::json& json, const std::string& path = "verdict");
   std::string RenderText() const;
+};
+
+// A kernel through the first two layers only (is it a correct kernel at all?).
+struct KernelCheck {
+  bool ok = false;
+  std::string layer;   // "compile", "sandbox" or "numeric" when !ok
+  std::string reason;  // one sentence when !ok
+  CompileResult compile;
+  std::optional<NumericReport> numeric;
+
+  // {ok, layer, reason, compile, numeric (null if not reached)}, compile and numeric as in
+  // the verdict JSON.
+  nlohmann::json ToJson() const;
+  static Result<KernelCheck> FromJson(const nlohmann::json& json,
+                                      const std::string& path = "kernel_check");
 };
 
 }  // namespace cannbot::validator

@@ -1,4 +1,4 @@
-// Composition of the optimisation pieces from a Config, shared by the CLI and the daemon:
+// Composition of the optimisation pieces from a Config, for the Engine (engine.h):
 // which provider (an OpenAI-compatible LLM, or the offline recipes when no URL is set), the
 // prompt library, the skills, the validator's settings.
 //
@@ -19,7 +19,7 @@
 #include "cannbot/store/store.h"
 #include "cannbot/validator/validator.h"
 
-namespace cannbot::app {
+namespace cannbot::engine {
 
 struct ProviderBundle {
   std::unique_ptr<llm::HttpClient> http;
@@ -30,10 +30,10 @@ struct ProviderBundle {
 };
 
 // The LLM provider when config.llm.base_url is set, else the offline recipes (which remember
-// their winners in `store` under a key for `op` on this machine and compiler).
+// their winners in `store` under a key for `op`, its perf shape, this machine and compiler).
 Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
-                                    validator::Validator& validator, const std::string& op,
+                                    validator::Validator& validator, const ops::OpSpec& op,
                                     const optimize::OfflineConfig& offline);
 
 // Built-in skills plus the configured directories (a team's first, so they can override).
@@ -44,4 +44,4 @@ skills::SkillLibrary LoadSkills(const config::Config& config,
 // The validator's settings from a Config.
 validator::ValidatorConfig MakeValidatorConfig(const config::Config& config);
 
-}  // namespace cannbot::app
+}  // namespace cannbot::engine

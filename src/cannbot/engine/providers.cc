@@ -1,16 +1,14 @@
-#include "cannbot/app/providers.h"
+#include "cannbot/engine/providers.h"
 
-#include "cannbot/ops/registry.h"
 #include "cannbot/optimize/llm_provider.h"
 #include "cannbot/util/data_dir.h"
 
-namespace cannbot::app {
+namespace cannbot::engine {
 namespace {
 
 // What an offline search result is valid for: op, its perf shape, this machine, the compiler.
-std::string TuningKey(const std::string& op, validator::Validator& validator) {
-  const ops::OpSpec* spec = ops::Registry::BuiltIn().Find(op);
-  std::string key = op + "|" + (spec ? spec->PerfShape().Describe() : "") + "|" +
+std::string TuningKey(const ops::OpSpec& op, validator::Validator& validator) {
+  std::string key = op.name + "|" + op.PerfShape().Describe() + "|" +
                     validator.Machine().machine_id + "|" + validator.config().compiler.compiler;
   for (const std::string& flag : validator.config().compiler.flags) key += " " + flag;
   return key;
@@ -20,7 +18,7 @@ std::string TuningKey(const std::string& op, validator::Validator& validator) {
 
 Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
-                                    validator::Validator& validator, const std::string& op,
+                                    validator::Validator& validator, const ops::OpSpec& op,
                                     const optimize::OfflineConfig& offline) {
   ProviderBundle bundle;
   if (config.llm.base_url.empty()) {
@@ -60,4 +58,4 @@ validator::ValidatorConfig MakeValidatorConfig(const config::Config& config) {
   return v;
 }
 
-}  // namespace cannbot::app
+}  // namespace cannbot::engine

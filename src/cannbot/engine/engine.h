@@ -1,0 +1,101 @@
+// Engine: the one composition root of an optimisation. The CLI (`cannbot suggest`), the
+// daemon's job runner and the CI bot all build a JobSpec and call Engine::Run; remote clients
+// send the JobSpec to a daemon, whose Engine runs it, and get the same report back.
+//
+//   JobSpec -> op (from the engine's registry) and target -> the user's kernel through compile
+//   + numeric -> profile (the uploaded one, else self-measured where the target runs here)
+//   -> diagnosis -> skills -> provider (LLM or offline recipes) -> the generate / validate /
+//   repair loop -> SuggestReport
+//
+// A kernel that fails its own check is not an error: the report says so (kernel_check), since
+// telling an author that their change broke the numbers is itself worth a report.
+//
+// Ownership: an Engine either borrows its parts (EngineParts: the daemon shares its store,
+// validator and skills with its other routes) or owns them (Open). Thread-safety: Run may be
+// called from several threads at once; each run makes its own provider, and the Validator
+// serialises timings.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cannbot/config/config.h"
+#include "cannbot/engine/job_spec.h"
+#include "cannbot/ops/registry.h"
+#include "cannbot/optimize/loop.h"
+#include "cannbot/optimize/report.h"
+#include "cannbot/skills/skill.h"
+#include "cannbot/store/store.h"
+#include "cannbot/validator/validator.h"
+
+namespace cannbot::engine {
+
+using SuggestReport = optimize::OptimizeReport;
+
+// What a caller hears while a job runs, and how it stops one.
+class Progress {
+ public:
+  virtual ~Progress() = default;
+  virtual void OnEvent(const optimize::ProgressEvent& event) = 0;
+  // Seconds one round of an LLM's proposals took (never called for the offline recipes).
+  virtual void OnLlmRound(double seconds) { (void)seconds; }
+  // Set by another thread to stop early (no new validation starts); null = never.
+  virtual const std::atomic<bool>* StopFlag() const { return nullptr; }
+};
+
+// Progress that forwards events to a function (may be empty).
+class ProgressFunction : public Progress {
+ public:
+  explicit ProgressFunction(optimize::ProgressFn fn) : fn_(std::move(fn)) {}
+  void OnEvent(const optimize::ProgressEvent& event) override {
+    if (fn_) fn_(event);
+  }
+
+ private:
+  optimize::ProgressFn fn_;
+};
+
+struct EngineParts {
+  const config::Config* config = nullptr;  // defaults a JobSpec's options override
+  const ops::Registry* registry = nullptr;
+  validator::Validator* validator = nullptr;
+  const skills::SkillLibrary* skills = nullptr;
+  store::Store* store = nullptr;  // the offline search's memory; may be null
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineParts parts) : parts_(parts) {}
+
+  // Opens the configured store, builds the validator and loads the skills (their problems go
+  // to `warnings`); the engine owns them and the copy of `config` and `registry`.
+  static Result<std::unique_ptr<Engine>> Open(const config::Config& config,
+                                              ops::Registry registry,
+                                              std::vector<std::string>* warnings);
+
+  // One optimisation. Errors: NotFound (op not in the registry, naming the known ones),
+  // InvalidArgument (an unreadable profile, an LLM without a model), and the provider's
+  // failure when it produced nothing at all. `progress` may be null.
+  Result<SuggestReport> Run(const JobSpec& spec, Progress* progress = nullptr);
+
+  // The configuration a job runs with: the engine's defaults with the job's options applied.
+  config::Config JobConfig(const JobOptions& options) const;
+
+  const ops::Registry& registry() const { return *parts_.registry; }
+  validator::Validator& validator() { return *parts_.validator; }
+  const skills::SkillLibrary& skills() const { return *parts_.skills; }
+  store::Store* store() { return parts_.store; }
+  const config::Config& config() const { return *parts_.config; }
+
+ private:
+  struct Owned;
+  EngineParts parts_;
+  std::shared_ptr<Owned> owned_;  // what Open made; null when borrowing
+};
+
+// The op called `name` in `registry`; NotFound naming the known ops otherwise.
+Result<const ops::OpSpec*> FindOp(const ops::Registry& registry, const std::string& name);
+
+}  // namespace cannbot::engine

@@ -1,0 +1,143 @@
+#include "cannbot/engine/job_spec.h"
+
+#include "cannbot/target/registry.h"
+#include "cannbot/util/request_fields.h"
+
+namespace cannbot::engine {
+namespace {
+
+using Json = nlohmann::json;
+
+const char kLlmShape[] = "field 'options.llm' must be \"offline\" or an object {url, model}";
+
+Json LlmJson(const LlmChoice& llm) {
+  if (llm.offline) return "offline";
+  Json out = Json::object();
+  if (!llm.url.empty()) out["url"] = llm.url;
+  if (!llm.model.empty()) out["model"] = llm.model;
+  return out;
+}
+
+Result<LlmChoice> ParseLlm(const Json& v) {
+  LlmChoice choice;
+  if (v.is_string()) {
+    if (v.get<std::string>() != "offline") return Status::InvalidArgument(kLlmShape);
+    choice.offline = true;
+    return choice;
+  }
+  if (!v.is_object()) return Status::InvalidArgument(kLlmShape);
+  RequestFields f(v, "options.llm.");
+  CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"url", "model"}));
+  CANNBOT_RETURN_IF_ERROR(f.Text("url", &choice.url, false, 2048));
+  CANNBOT_RETURN_IF_ERROR(f.Text("model", &choice.model, false, 256));
+  return choice;
+}
+
+Json OptionsJson(const JobOptions& options) {
+  Json out = Json::object();
+  if (options.samples) out["samples"] = *options.samples;
+  if (options.rounds) out["rounds"] = *options.rounds;
+  if (options.budget) out["budget"] = *options.budget;
+  if (options.min_speedup) out["min_speedup"] = *options.min_speedup;
+  if (options.time_budget_seconds) out["time_budget_seconds"] = *options.time_budget_seconds;
+  if (options.seed) out["seed"] = *options.seed;
+  if (options.llm) out["llm"] = LlmJson(*options.llm);
+  return out;
+}
+
+Result<JobOptions> ParseOptions(const Json& v) {
+  if (!v.is_object()) return Status::InvalidArgument("field 'options' must be an object");
+  JobOptions options;
+  RequestFields f(v, "options.");
+  CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"samples", "rounds", "budget", "min_speedup",
+                                       "time_budget_seconds", "seed", "llm"}));
+  CANNBOT_RETURN_IF_ERROR(f.Int("samples", &options.samples, 1, 16));
+  CANNBOT_RETURN_IF_ERROR(f.Int("rounds", &options.rounds, 0, 20));
+  CANNBOT_RETURN_IF_ERROR(f.Int("budget", &options.budget, 1, 256));
+  CANNBOT_RETURN_IF_ERROR(f.Number("min_speedup", &options.min_speedup, 0, 100));
+  CANNBOT_RETURN_IF_ERROR(f.Number("time_budget_seconds", &options.time_budget_seconds, 0, 86400));
+  CANNBOT_RETURN_IF_ERROR(f.Seed("seed", &options.seed));
+  if (v.contains("llm")) {
+    CANNBOT_ASSIGN_OR_RETURN(options.llm, ParseLlm(v.at("llm")));
+  }
+  return options;
+}
+
+// The name labels reports and diffs; a repository path is kept so diffs name the real file,
+// but nothing absolute, nothing that climbs, nothing unprintable.
+Status CheckName(const std::string& name) {
+  const std::string rule =
+      "field 'name' must be a plain file name or a relative path without '..'";
+  if (name.front() == '/') return Status::InvalidArgument(rule);
+  for (char c : name) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\\') return Status::InvalidArgument(rule);
+  }
+  if (name == ".." || name.rfind("../", 0) == 0 || name.find("/../") != std::string::npos ||
+      (name.size() >= 3 && name.compare(name.size() - 3, 3, "/..") == 0)) {
+    return Status::InvalidArgument(rule);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::optional<LlmChoice> LlmChoiceFromFlags(const std::string& llm, const std::string& model) {
+  if (llm.empty() && model.empty()) return std::nullopt;
+  LlmChoice choice;
+  if (llm == "offline") {
+    choice.offline = true;
+  } else {
+    choice.url = llm;
+    choice.model = model;
+  }
+  return choice;
+}
+
+Json JobSpec::ToJson() const {
+  Json out = {{"op", op},
+              {"source", source},
+              {"name", name},
+              {"target", std::string(target::OrDefault(target).name())},
+              {"options", OptionsJson(options)}};
+  if (!profile.empty()) {
+    out["profile"] = profile;
+    out["profile_format"] = profile::FormatName(profile_format);
+    if (!profile_name.empty()) out["profile_name"] = profile_name;
+  }
+  if (!profile_kernel.empty()) out["profile_kernel"] = profile_kernel;
+  return out;
+}
+
+Result<JobSpec> JobSpec::FromJson(const Json& body) {
+  if (!body.is_object()) return Status::InvalidArgument("a job must be a JSON object");
+  JobSpec spec;
+  RequestFields f(body, "");
+  CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"op", "source", "name", "profile", "profile_format",
+                                       "profile_name", "profile_kernel", "target", "options"}));
+  CANNBOT_RETURN_IF_ERROR(f.Text("op", &spec.op, true, 128));
+  CANNBOT_RETURN_IF_ERROR(f.Text("source", &spec.source, true, kMaxSourceBytes));
+  CANNBOT_RETURN_IF_ERROR(f.Text("name", &spec.name, false, 200));
+  if (spec.name.empty()) spec.name = "kernel.cpp";
+  CANNBOT_RETURN_IF_ERROR(CheckName(spec.name));
+  if (body.contains("profile")) {  // present: it must hold something
+    CANNBOT_RETURN_IF_ERROR(f.Text("profile", &spec.profile, true, size_t{1} << 30));
+  }
+  std::string format = "auto";
+  CANNBOT_RETURN_IF_ERROR(f.Text("profile_format", &format, false, 32));
+  auto parsed_format = profile::ParseFormat(format);
+  if (!parsed_format.ok()) {
+    return Status::InvalidArgument("field 'profile_format': " + parsed_format.status().message());
+  }
+  spec.profile_format = *parsed_format;
+  CANNBOT_RETURN_IF_ERROR(f.Text("profile_name", &spec.profile_name, false, 1024));
+  CANNBOT_RETURN_IF_ERROR(f.Text("profile_kernel", &spec.profile_kernel, false, 1024));
+  std::string target_name(target::Default().name());
+  CANNBOT_RETURN_IF_ERROR(f.Text("target", &target_name, false, 32));
+  CANNBOT_ASSIGN_OR_RETURN(spec.target, target::Parse(target_name, "target"));
+  if (body.contains("options")) {
+    CANNBOT_ASSIGN_OR_RETURN(spec.options, ParseOptions(body.at("options")));
+  }
+  return spec;
+}
+
+}  // namespace cannbot::engine
