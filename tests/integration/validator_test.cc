@@ -101,7 +101,7 @@ TEST_F(ValidatorTest, EmptyFileIsRejectedAtCompile) {
 TEST_F(ValidatorTest, StaticCheckRejectsObviousTricksBeforeCompiling) {
   ValidatorConfig config = testing::TestConfig();
   config.compiler.source_check = true;
-  Validator checked(config, store_.get());
+  Validator checked(config, store_.get(), cannbot_test::BuiltInOps());
   ValidationRequest request;
   request.op = "swish";
   request.candidate = Kernel(Fixture("kernels/swish/exits.cpp"));

@@ -91,7 +91,7 @@ TEST(HarnessTest, AnotherStreamOrSeedGivesOtherInputs) {
   EXPECT_TRUE(BitwiseEqual(again.expected[1], base.expected[1]));
 }
 
-class ArmedCallTest : public ::testing::Test {
+class HarnessCallTest : public ::testing::Test {
  protected:
   void SetUp() override {
     call_ = PrepareCall(op_, shape_, 7, "numeric/odd", kBegin);
@@ -120,7 +120,7 @@ class ArmedCallTest : public ::testing::Test {
   std::vector<char> region_;
 };
 
-TEST_F(ArmedCallTest, ArmStagesInputsPoisonsOutputsAndFillsGuards) {
+TEST_F(HarnessCallTest, ArmStagesInputsPoisonsOutputsAndFillsGuards) {
   for (size_t i = 0; i < call_.layout.inputs.size(); ++i) {
     const TensorPlace& place = call_.layout.inputs[i];
     EXPECT_GE(place.offset, kBegin + kGuardBytes);
@@ -139,7 +139,7 @@ TEST_F(ArmedCallTest, ArmStagesInputsPoisonsOutputsAndFillsGuards) {
   EXPECT_EQ(summary.never_written, 2 * 1037);
 }
 
-TEST_F(ArmedCallTest, ACorrectCallPassesEveryCheck) {
+TEST_F(HarnessCallTest, ACorrectCallPassesEveryCheck) {
   WriteExpected();
   EXPECT_EQ(Check(), "");
   Comparison summary;
@@ -148,21 +148,21 @@ TEST_F(ArmedCallTest, ACorrectCallPassesEveryCheck) {
   EXPECT_EQ(summary.elements, 2 * 1037);  // both outputs judged
 }
 
-TEST_F(ArmedCallTest, AWriteIntoAGuardZoneIsReported) {
+TEST_F(HarnessCallTest, AWriteIntoAGuardZoneIsReported) {
   WriteExpected();
   const TensorPlace& z = call_.layout.outputs[1];
   region_[z.offset + z.bytes() + 2] = 0;
   EXPECT_EQ(Check(), "wrote past the end of output z (2 bytes after its last element, index 1036)");
 }
 
-TEST_F(ArmedCallTest, AWriteBeforeAnInputIsReported) {
+TEST_F(HarnessCallTest, AWriteBeforeAnInputIsReported) {
   WriteExpected();
   const TensorPlace& w = call_.layout.inputs[1];
   region_[w.offset - 1] = 0;
   EXPECT_EQ(Check(), "wrote before the start of input w (1 bytes before element 0)");
 }
 
-TEST_F(ArmedCallTest, AChangedInputIsReportedWithItsFirstIndex) {
+TEST_F(HarnessCallTest, AChangedInputIsReportedWithItsFirstIndex) {
   WriteExpected();
   float* w = Tensor(call_.layout.inputs[1]);
   w[900] += 1;
@@ -170,7 +170,7 @@ TEST_F(ArmedCallTest, AChangedInputIsReportedWithItsFirstIndex) {
   EXPECT_EQ(Check(), "the kernel modified its input w (first at index 5)");
 }
 
-TEST_F(ArmedCallTest, RestoringAnInputIsNotTampering) {
+TEST_F(HarnessCallTest, RestoringAnInputIsNotTampering) {
   WriteExpected();
   float* x = Tensor(call_.layout.inputs[0]);
   x[3] = 1e9f;
@@ -179,7 +179,7 @@ TEST_F(ArmedCallTest, RestoringAnInputIsNotTampering) {
   EXPECT_EQ(Check(), "");
 }
 
-TEST_F(ArmedCallTest, AWrongOutputIsNamedWithItsElement) {
+TEST_F(HarnessCallTest, AWrongOutputIsNamedWithItsElement) {
   WriteExpected();
   Tensor(call_.layout.outputs[1])[7] = call_.data.expected[1][7] + 0.5f;
   EXPECT_EQ(Check(), "");  // the traps are for tampering, not for wrong numbers
@@ -193,7 +193,7 @@ TEST_F(ArmedCallTest, AWrongOutputIsNamedWithItsElement) {
   EXPECT_EQ(summary.first_bad->index, 7);
 }
 
-TEST_F(ArmedCallTest, TheFirstWrongOutputGivesTheReason) {
+TEST_F(HarnessCallTest, TheFirstWrongOutputGivesTheReason) {
   WriteExpected();
   Tensor(call_.layout.outputs[0])[11] = -1e6f;
   Tensor(call_.layout.outputs[1])[2] = -1e6f;
@@ -203,7 +203,7 @@ TEST_F(ArmedCallTest, TheFirstWrongOutputGivesTheReason) {
   EXPECT_EQ(summary.mismatches, 2);
 }
 
-TEST_F(ArmedCallTest, ArmingAgainUndoesTheLastCall) {
+TEST_F(HarnessCallTest, ArmingAgainUndoesTheLastCall) {
   WriteExpected();
   Tensor(call_.layout.inputs[0])[0] += 1;
   Arm(region_.data(), call_.layout, call_.data);
