@@ -32,6 +32,7 @@ struct SuggestFlags {
   double min_speedup = 0;
   int budget = 0;
   double time_budget = 0;
+  double good_enough = 0;
   std::string target_name{target::Default().name()};
   uint64_t seed = 0;
   bool seed_given = false;
@@ -74,6 +75,7 @@ Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
   if (flags.budget > 0) o.budget = flags.budget;
   if (flags.min_speedup > 0) o.min_speedup = flags.min_speedup;
   if (flags.time_budget > 0) o.time_budget_seconds = flags.time_budget;
+  if (flags.good_enough > 0) o.good_enough_roofline = flags.good_enough;
   if (flags.seed_given) o.seed = flags.seed;
   o.llm = engine::LlmChoiceFromFlags(flags.llm, flags.model);
   return spec;
@@ -188,6 +190,9 @@ Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--time-budget", flags->time_budget,
                   "Seconds after which no new candidate is validated (default 900)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--good-enough", flags->good_enough,
+                  "Stop once an accepted kernel reaches this fraction of the roofline (default 0.8)")
+      ->check(CLI::Range(0.01, 2.0));
   cmd->add_option("--server", flags->server,
                   "Run on a cannbot daemon (http://host:port) instead of in this process");
   cmd->add_option("--token", flags->token, "With --server: bearer token (default $CANNBOT_TOKEN)");

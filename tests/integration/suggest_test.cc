@@ -1,11 +1,13 @@
-// `cannbot suggest` end to end against a scripted OpenAI-compatible server: the LLM is an
-// untrusted generator inside a generate -> validate -> repair loop.
+// `cannbot suggest` end to end against a scripted OpenAI-compatible server (and through a
+// daemon on loopback): the LLM is an untrusted generator inside a generate -> validate ->
+// repair loop.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "cannbot/util/fs.h"
 #include "cannbot/util/subprocess.h"
+#include "integration/daemon_support.h"
 #include "integration/fake_llm_server.h"
 #include "integration/test_support.h"
 
@@ -127,6 +129,77 @@ TEST(SuggestTest, BrokenInputKernelIsReportedNotOptimised) {
   EXPECT_FALSE(report["kernel_check"]["ok"].get<bool>());
   EXPECT_EQ(report["kernel_check"]["layer"], "numeric");
   EXPECT_TRUE(server.requests().empty());  // no model was asked to optimise a wrong kernel
+}
+
+// `cannbot suggest --server URL` is the same optimisation as `cannbot suggest`: the CLI sends
+// the same JobSpec to a real daemon on loopback and reads the same report back. Checked on the
+// ascendc target (whose perf layer is a deterministic cost model, so two runs can be compared
+// figure for figure) with the same scripted model answering both runs.
+// What may differ between two runs of the same job: wall-clock durations, whether a compile
+// came from the cache (a cached compile has no command line), and private work directories.
+void DropRunDependent(nlohmann::json* j) {
+  if (j->is_object()) {
+    for (const char* key : {"seconds", "cached", "log", "command", "shared_object_path"}) {
+      j->erase(key);
+    }
+    for (auto& [key, value] : j->items()) DropRunDependent(&value);
+  } else if (j->is_array()) {
+    for (nlohmann::json& item : *j) DropRunDependent(&item);
+  }
+}
+
+TEST(SuggestRemoteTest, AscendcReportIsTheSameThroughADaemon) {
+  testing::FakeLlmServer llm;
+  const testing::ScriptedReply answer = testing::Chat({testing::Fenced(
+      *ReadFile(testing::SourcePath("examples/ascendc/add_fast.cpp")),
+      "Double-buffered three-stage pipeline across all vector cores.")});
+  llm.Push(answer);  // the local run
+  llm.Push(answer);  // the daemon's run
+  testing::Daemon daemon(testing::Daemon::Options{
+      {}, {}, "[llm]\nurl = \"" + llm.base_url() + "\"\nmodel = \"m\"\n"});
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+
+  const std::vector<std::string> args = {
+      testing::SourcePath("examples/ascendc/add_slow.cpp"), "--op", "add", "--target", "ascendc",
+      "--llm", llm.base_url(), "--model", "m", "--samples", "1", "--rounds", "0",
+      "--seed", "7", "--json"};
+  SuggestRun local = Suggest(args);
+  std::vector<std::string> remote_args = args;
+  remote_args.insert(remote_args.end(), {"--server", daemon.url()});
+  SuggestRun remote = Suggest(remote_args);
+
+  ASSERT_EQ(local.exit_code, 0) << local.output;
+  ASSERT_EQ(remote.exit_code, 0) << remote.output << daemon.Log();
+  nlohmann::json local_report = JsonOf(local.output);
+  nlohmann::json remote_report = JsonOf(remote.output);
+  ASSERT_TRUE(local_report.is_object()) << local.output;
+  ASSERT_TRUE(remote_report.is_object()) << remote.output;
+  // The daemon really ran the ascendc target (its perf layer estimates), not the cpu one.
+  EXPECT_TRUE(remote_report["attempts"][0]["verdict"]["perf"]["estimated"].get<bool>());
+  EXPECT_EQ(remote_report["attempts"][0]["verdict"]["target"], "ascendc");
+  DropRunDependent(&local_report);
+  DropRunDependent(&remote_report);
+  EXPECT_EQ(local_report, remote_report)
+      << "what the remote report changes:\n" << nlohmann::json::diff(local_report, remote_report).dump(1);
+  EXPECT_EQ(llm.requests().size(), 2u);
+  EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+TEST(SuggestRemoteTest, AnUnknownTargetIsRefusedAtEveryEdge) {
+  const std::string kernel = testing::SourcePath("examples/relu/naive.cpp");
+  SuggestRun cli = Suggest({kernel, "--op", "relu", "--target", "cuda"});
+  EXPECT_EQ(cli.exit_code, 2) << cli.output;
+  EXPECT_NE(cli.output.find("'--target' must be one of: cpu, ascendc (got \"cuda\")"),
+            std::string::npos)
+      << cli.output;
+  testing::Daemon daemon;
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+  nlohmann::json body = {{"op", "relu"}, {"source", "x"}, {"target", "cuda"}};
+  testing::HttpReply reply = daemon.Post("/optimize", body.dump());
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("field 'target' must be one of: cpu, ascendc"), std::string::npos)
+      << reply.body;
+  EXPECT_TRUE(daemon.Terminate().has_value());
 }
 
 }  // namespace

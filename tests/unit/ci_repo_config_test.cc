@@ -32,9 +32,9 @@ TEST(CiRepoConfigTest, ReadsEveryKeyOfTheTomlForm) {
   EXPECT_EQ(config->kernels[0].glob, "ops/add/**/*.cpp");
   EXPECT_EQ(config->kernels[0].op, "add");
   EXPECT_EQ(config->kernels[0].profile, "profiles/{stem}.csv");
-  EXPECT_EQ(config->kernels[0].profile_format, "msprof");
+  EXPECT_EQ(config->kernels[0].profile_format, profile::Format::kMsprof);
   EXPECT_EQ(config->kernels[0].profile_kernel, "Add");
-  EXPECT_EQ(config->kernels[1].profile_format, "auto");
+  EXPECT_EQ(config->kernels[1].profile_format, profile::Format::kAuto);
 }
 
 TEST(CiRepoConfigTest, ReadsTheJsonFormWithDefaults) {

@@ -7,10 +7,9 @@
 namespace cannbot::ci {
 
 Result<profile::Format> UsableProfile(const KernelInput& input) {
-  CANNBOT_ASSIGN_OR_RETURN(profile::Format format, profile::ParseFormat(input.job.profile_format));
-  profile::Format used = format;
+  profile::Format used = input.job.profile_format;
   profile::ImportOptions options;
-  options.format = format;
+  options.format = input.job.profile_format;
   CANNBOT_ASSIGN_OR_RETURN(
       profile::Profile parsed,
       profile::ImportProfileText(input.profile_text, input.job.profile, options, &used));

@@ -20,7 +20,7 @@ struct KernelJob {
   std::string op;
   bool added = false;   // new in this change (rather than modified)
   std::string profile;  // repository-relative, placeholders expanded; "" = none
-  std::string profile_format = "auto";
+  profile::Format profile_format = profile::Format::kAuto;
   std::string profile_kernel;
 };
 

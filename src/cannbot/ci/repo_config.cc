@@ -45,13 +45,15 @@ Status ReadRule(const Json& j, const std::string& where, KernelRule* rule) {
   CANNBOT_RETURN_IF_ERROR(Read(j, "glob", &rule->glob, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "op", &rule->op, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "profile", &rule->profile, where + "."));
-  CANNBOT_RETURN_IF_ERROR(Read(j, "profile_format", &rule->profile_format, where + "."));
+  std::string format = "auto";
+  CANNBOT_RETURN_IF_ERROR(Read(j, "profile_format", &format, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "profile_kernel", &rule->profile_kernel, where + "."));
   if (rule->glob.empty()) return Status::InvalidArgument("'" + where + "' has no glob");
   CANNBOT_RETURN_IF_ERROR(CheckGlob(rule->glob).WithContext(where));
   if (rule->op.empty()) return Status::InvalidArgument("'" + where + "' has no op");
-  auto format = profile::ParseFormat(rule->profile_format);
-  if (!format.ok()) return format.status().WithContext(where + ".profile_format");
+  auto parsed = profile::ParseFormat(format);
+  if (!parsed.ok()) return parsed.status().WithContext(where + ".profile_format");
+  rule->profile_format = *parsed;
   return Status::Ok();
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cannbot/ops/registry.h"
+#include "cannbot/profile/import.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::ci {
@@ -37,7 +38,7 @@ struct KernelRule {
   std::string glob;
   std::string op;
   std::string profile;  // "" = none; may hold {dir}, {name}, {stem}
-  std::string profile_format = "auto";
+  profile::Format profile_format = profile::Format::kAuto;
   std::string profile_kernel;  // "" = the hottest kernel of the profile
 };
 

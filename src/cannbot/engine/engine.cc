@@ -126,6 +126,7 @@ config::Config Engine::JobConfig(const JobOptions& options) const {
   else if (c.llm.base_url.empty()) c.loop.rounds = 8;
   if (options.min_speedup) c.loop.min_speedup = *options.min_speedup;
   if (options.time_budget_seconds) c.loop.time_budget_seconds = *options.time_budget_seconds;
+  if (options.good_enough_roofline) c.loop.good_enough_roofline = *options.good_enough_roofline;
   return c;
 }
 

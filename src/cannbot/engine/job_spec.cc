@@ -41,6 +41,7 @@ Json OptionsJson(const JobOptions& options) {
   if (options.min_speedup) out["min_speedup"] = *options.min_speedup;
   if (options.time_budget_seconds) out["time_budget_seconds"] = *options.time_budget_seconds;
   if (options.seed) out["seed"] = *options.seed;
+  if (options.good_enough_roofline) out["good_enough_roofline"] = *options.good_enough_roofline;
   if (options.llm) out["llm"] = LlmJson(*options.llm);
   return out;
 }
@@ -50,13 +51,15 @@ Result<JobOptions> ParseOptions(const Json& v) {
   JobOptions options;
   RequestFields f(v, "options.");
   CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"samples", "rounds", "budget", "min_speedup",
-                                       "time_budget_seconds", "seed", "llm"}));
+                                       "time_budget_seconds", "seed", "good_enough_roofline",
+                                       "llm"}));
   CANNBOT_RETURN_IF_ERROR(f.Int("samples", &options.samples, 1, 16));
   CANNBOT_RETURN_IF_ERROR(f.Int("rounds", &options.rounds, 0, 20));
   CANNBOT_RETURN_IF_ERROR(f.Int("budget", &options.budget, 1, 256));
   CANNBOT_RETURN_IF_ERROR(f.Number("min_speedup", &options.min_speedup, 0, 100));
   CANNBOT_RETURN_IF_ERROR(f.Number("time_budget_seconds", &options.time_budget_seconds, 0, 86400));
   CANNBOT_RETURN_IF_ERROR(f.Seed("seed", &options.seed));
+  CANNBOT_RETURN_IF_ERROR(f.Number("good_enough_roofline", &options.good_enough_roofline, 0, 2));
   if (v.contains("llm")) {
     CANNBOT_ASSIGN_OR_RETURN(options.llm, ParseLlm(v.at("llm")));
   }

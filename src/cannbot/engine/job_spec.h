@@ -49,6 +49,7 @@ struct JobOptions {
   std::optional<double> min_speedup;          // lower 95% bound the speedup must clear
   std::optional<double> time_budget_seconds;  // no new validation starts after this long
   std::optional<uint64_t> seed;               // the validator's random inputs
+  std::optional<double> good_enough_roofline; // stop once a kernel reaches this roofline share
   std::optional<LlmChoice> llm;
 
   bool operator==(const JobOptions&) const = default;

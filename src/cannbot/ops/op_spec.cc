@@ -42,8 +42,8 @@ std::string Shape::Describe() const {
 
 std::string Param::CType() const {
   switch (kind) {
-    case ParamKind::kInput: return "const float*";
-    case ParamKind::kOutput: return "float*";
+    case ParamKind::kInput: return std::string("const ") + DTypeCType(dtype) + "*";
+    case ParamKind::kOutput: return std::string(DTypeCType(dtype)) + "*";
     case ParamKind::kSize: return "int64_t";
     case ParamKind::kScalar: return "float";
   }
@@ -89,11 +89,11 @@ std::string OpSpec::ReferenceAsKernel() const {
 }
 
 double OpSpec::Bytes(const Shape& shape) const {
-  double elements = 0;
+  double bytes = 0;
   for (const Param& p : params) {
-    if (p.IsTensor()) elements += static_cast<double>(p.elements(shape));
+    if (p.IsTensor()) bytes += static_cast<double>(p.elements(shape)) * DTypeBytes(p.dtype);
   }
-  return elements * sizeof(float);
+  return bytes;
 }
 
 const Shape& OpSpec::PerfShape() const {
@@ -141,7 +141,9 @@ nlohmann::json OpSpec::ToJson(bool full) const {
   out["semantics"] = semantics;
   nlohmann::json params_json = nlohmann::json::array();
   for (const Param& p : params) {
-    params_json.push_back({{"name", p.name}, {"kind", KindName(p.kind)}, {"c_type", p.CType()}});
+    nlohmann::json param = {{"name", p.name}, {"kind", KindName(p.kind)}, {"c_type", p.CType()}};
+    if (p.IsTensor()) param["dtype"] = DTypeName(p.dtype);
+    params_json.push_back(std::move(param));
   }
   out["params"] = params_json;
   nlohmann::json shapes_json = nlohmann::json::array();

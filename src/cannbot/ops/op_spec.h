@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/ops/dtype.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::ops {
@@ -51,8 +52,9 @@ struct Shape {
 struct Param {
   std::string name;
   ParamKind kind;
-  // Number of fp32 elements of a tensor param for a shape; empty for sizes and scalars.
+  // Number of elements of a tensor param for a shape; empty for sizes and scalars.
   std::function<int64_t(const Shape&)> elements;
+  DType dtype = DType::kF32;  // a tensor's element type (the built-in ops are all fp32)
 
   std::string CType() const;  // "const float*", "float*", "int64_t", "float"
   bool IsTensor() const { return kind == ParamKind::kInput || kind == ParamKind::kOutput; }

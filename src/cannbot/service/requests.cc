@@ -33,8 +33,13 @@ Result<DiagnoseRequest> ParseDiagnoseRequest(const Json& body) {
   RequestFields f(body, "");
   CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"profile", "profile_format", "kernel", "device"}));
   CANNBOT_RETURN_IF_ERROR(f.Text("profile", &request.profile, true, size_t{1} << 30));
-  CANNBOT_RETURN_IF_ERROR(f.Text("profile_format", &request.format, false, 32));
-  if (request.format.empty()) request.format = "auto";
+  std::string format = "auto";
+  CANNBOT_RETURN_IF_ERROR(f.Text("profile_format", &format, false, 32));
+  auto parsed = profile::ParseFormat(format);
+  if (!parsed.ok()) {
+    return Status::InvalidArgument("field 'profile_format': " + parsed.status().message());
+  }
+  request.format = *parsed;
   CANNBOT_RETURN_IF_ERROR(f.Text("kernel", &request.kernel, false, 1024));
   CANNBOT_RETURN_IF_ERROR(f.Text("device", &request.device, false, 128));
   return request;

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/profile/import.h"
 #include "cannbot/service/job.h"
 #include "cannbot/util/status.h"
 
@@ -29,7 +30,7 @@ struct ValidateRequest {
 
 struct DiagnoseRequest {
   std::string profile;          // profiler output
-  std::string format = "auto";  // as profile::ParseFormat reads it
+  profile::Format format = profile::Format::kAuto;
   std::string kernel;           // which kernel, "" = hottest
   std::string device;           // e.g. "Ascend910B3", for formats that do not carry one
 };

@@ -328,9 +328,6 @@ ApiResponse Api::Diagnose(ApiRequest& request) {
   if (!body.ok()) return BadInput(body.status(), "invalid_json");
   auto parsed = ParseDiagnoseRequest(*body);
   if (!parsed.ok()) return BadInput(parsed.status(), "invalid_argument");
-  if (auto format = profile::ParseFormat(parsed->format); !format.ok()) {
-    return BadInput(format.status(), "invalid_argument");
-  }
   auto diagnosis = service_->Diagnose(*parsed);
   if (!diagnosis.ok()) {
     if (diagnosis.status().code() == Status::Code::kInvalidArgument) {

@@ -260,7 +260,7 @@ Result<validator::Verdict> Service::Validate(const ValidateRequest& request) {
 
 Result<nlohmann::json> Service::Diagnose(const DiagnoseRequest& request) {
   profile::ImportOptions options;
-  CANNBOT_ASSIGN_OR_RETURN(options.format, profile::ParseFormat(request.format));
+  options.format = request.format;
   options.device = request.device;
   CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
                            profile::ImportProfileText(request.profile, "profile", options));

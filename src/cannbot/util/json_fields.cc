@@ -60,9 +60,9 @@ bool JsonFields::Take(const nlohmann::json& v, const std::string& path, int* out
 }
 
 bool JsonFields::Take(const nlohmann::json& v, const std::string& path, int64_t* out) {
-  const bool fits = v.is_number_integer() &&
-                    (!v.is_number_unsigned() ||
-                     v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+  constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  const bool fits =
+      v.is_number_integer() && (!v.is_number_unsigned() || v.get<uint64_t>() <= kMax);
   if (!fits) return Expected(path, "an integer");
   *out = v.get<int64_t>();
   return true;
