@@ -63,7 +63,8 @@ constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
 constexpr float kE0 = 1.00000007165f, kE1 = 0.999999691992f, kE2 = 0.499988948515f;
 constexpr float kE3 = 0.166675747267f, kE4 = 0.0419153819779f, kE5 = 0.00829765519827f;
 constexpr float kExpMinBits = -87.0f;     // 2^n from exponent bits needs n >= -126
-constexpr float kExpMinScalef = -104.0f;  // scalef handles denormals; below this ~0
+// scalef could build subnormal results, but each costs Intel cores a microcode assist.
+constexpr float kExpMinScalef = -87.0f;
 
 inline int64_t HeadToAlignment(const float* y, int64_t n) {  // elements before 64 B
   const int64_t misaligned = static_cast<int64_t>((reinterpret_cast<uintptr_t>(y) & 63u) / 4u);
