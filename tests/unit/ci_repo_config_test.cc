@@ -84,7 +84,7 @@ TEST(CiPlanTest, OnlyChangedFilesMatchingARuleBecomeKernelsFirstRuleWins) {
   auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml", cannbot_test::BuiltInOps());
   ASSERT_TRUE(config.ok());
   config->thresholds.max_kernels = 10;
-  config->kernels.push_back({"ops/**/*.cpp", "swish", "", "auto", ""});  // never wins for add/relu
+  config->kernels.push_back({"ops/**/*.cpp", "swish", "", profile::Format::kAuto, ""});  // never wins for add/relu
   const std::vector<ChangedFile> changed = {{'M', "README.md"},
                                             {'A', "ops/add/v2/add.cpp"},
                                             {'M', "ops/relu/relu.cpp"},

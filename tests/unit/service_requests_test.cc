@@ -160,7 +160,7 @@ TEST(ServiceRequestsTest, ValidateRequest) {
 TEST(ServiceRequestsTest, DiagnoseRequest) {
   auto ok = ParseDiagnoseRequest({{"profile", "p"}, {"device", "Ascend910B3"}});
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
-  EXPECT_EQ(ok->format, "auto");
+  EXPECT_EQ(ok->format, profile::Format::kAuto);
   EXPECT_EQ(ok->device, "Ascend910B3");
   EXPECT_TRUE(Contains(ParseDiagnoseRequest(Json::object()).status().message(),
                        "missing field 'profile'"));

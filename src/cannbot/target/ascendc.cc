@@ -22,6 +22,7 @@ class Ascendc : public Target {
     Plan plan;
     plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));
     plan.build = std::move(built.build);
+    plan.build.name = std::string(name());
     plan.judge = &judge_;
     return plan;
   }

@@ -11,7 +11,8 @@
 //
 // Ownership: plain values; the functions read and write caller-owned regions that must span
 // the layout (CallLayout::end bytes from the region's start).
-// Thread-safety: pure functions over their arguments; OpSpec references are immutable.
+// Thread-safety: free functions with no state of their own; calls on different regions may
+// run concurrently (OpSpecs are immutable).
 #pragma once
 
 #include <cstddef>

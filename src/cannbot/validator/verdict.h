@@ -25,7 +25,7 @@ namespace cannbot::validator {
 
 struct Verdict {
   std::string op;
-  std::string target = "cpu";
+  std::string target;  // the target's name (target/registry.h)
   uint64_t seed = 0;
   bool accepted = false;
   std::string layer;   // empty when accepted

@@ -45,10 +45,12 @@ void ReadFinite(JsonFields* f, const Json& object, const char* key, double* out)
   }
 }
 
+// The shared object's path is left out: it names a private work directory that is gone once
+// the validation ends, so it means nothing to a reader of the report.
 Json CompileToJson(const CompileResult& c) {
   return {{"ok", c.ok},           {"cached", c.cached}, {"seconds", c.seconds},
           {"command", c.command}, {"log", c.log},       {"reason", c.reason},
-          {"timed_out", c.timed_out}, {"shared_object_path", c.shared_object_path}};
+          {"timed_out", c.timed_out}};
 }
 
 Result<CompileResult> CompileFromJson(const Json& json, const std::string& path) {
@@ -57,7 +59,6 @@ Result<CompileResult> CompileFromJson(const Json& json, const std::string& path)
   f.Read("ok", &c.ok);
   f.Read("cached", &c.cached);
   f.Read("timed_out", &c.timed_out);
-  f.Read("shared_object_path", &c.shared_object_path);
   f.Read("log", &c.log);
   f.Read("reason", &c.reason);
   f.Read("command", &c.command);
