@@ -6,10 +6,16 @@
 namespace cannbot::engine {
 namespace {
 
-// What an offline search result is valid for: op, its perf shape, this machine, the compiler.
-std::string TuningKey(const ops::OpSpec& op, validator::Validator& validator) {
-  std::string key = op.name + "|" + op.PerfShape().Describe() + "|" +
-                    validator.Machine().machine_id + "|" + validator.config().compiler.compiler;
+// What an offline search result is valid for: the target, the op and its perf shape, this
+// machine (for targets timed here) and the compiler.
+std::string TuningKey(const ops::OpSpec& op, const target::Target& target,
+                      validator::Validator& validator) {
+  // Timings on this CPU depend on the machine; a target timed elsewhere (a cost model) does not,
+  // and needs no roofline measured here.
+  const std::string machine = target.RunsOnThisCpu() ? validator.Machine().machine_id : "-";
+  std::string key = std::string(target.name()) + "|" + op.name + "|" +
+                    op.PerfShape().Describe() + "|" + machine + "|" +
+                    validator.config().compiler.compiler;
   for (const std::string& flag : validator.config().compiler.flags) key += " " + flag;
   return key;
 }
@@ -19,12 +25,13 @@ std::string TuningKey(const ops::OpSpec& op, validator::Validator& validator) {
 Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
                                     validator::Validator& validator, const ops::OpSpec& op,
+                                    const target::Target& target,
                                     const optimize::OfflineConfig& offline) {
   ProviderBundle bundle;
   if (config.llm.base_url.empty()) {
     bundle.offline = true;
     bundle.provider = std::make_unique<optimize::OfflineProvider>(
-        &library, store, TuningKey(op, validator), offline);
+        &library, store, TuningKey(op, target, validator), offline);
     return bundle;
   }
   if (config.llm.model.empty()) {

@@ -30,10 +30,12 @@ struct ProviderBundle {
 };
 
 // The LLM provider when config.llm.base_url is set, else the offline recipes (which remember
-// their winners in `store` under a key for `op`, its perf shape, this machine and compiler).
+// their winners in `store` under a key for the target, `op`, its perf shape, this machine and
+// compiler: a winner for one target is never offered to another).
 Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
                                     validator::Validator& validator, const ops::OpSpec& op,
+                                    const target::Target& target,
                                     const optimize::OfflineConfig& offline);
 
 // Built-in skills plus the configured directories (a team's first, so they can override).

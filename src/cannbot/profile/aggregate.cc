@@ -61,9 +61,9 @@ Aggregator::Entry* Aggregator::Get(std::string_view name) {
   return &entry;
 }
 
-void Aggregator::AddLaunch(Entry* entry, double duration_us) {
-  entry->kernel.launches += 1;
-  entry->kernel.duration_us += duration_us;
+void Aggregator::AddLaunches(Entry* entry, int64_t launches, double total_us) {
+  entry->kernel.launches += launches;
+  entry->kernel.duration_us += total_us;
 }
 
 void Aggregator::Add(Entry* entry, int slot, double value) {

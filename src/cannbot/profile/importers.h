@@ -56,7 +56,9 @@ class Aggregator {
   // The kernel's entry (created on first use, its name repaired to UTF-8 if needed); nullptr
   // when max_kernels distinct kernels are already held. Entries never move.
   Entry* Get(std::string_view name);
-  void AddLaunch(Entry* entry, double duration_us);
+  void AddLaunch(Entry* entry, double duration_us) { AddLaunches(entry, 1, duration_us); }
+  // `launches` launches that took `total_us` together (a summary row).
+  void AddLaunches(Entry* entry, int64_t launches, double total_us);
   void Add(Entry* entry, int slot, double value);
   void SetBlockDim(Entry* entry, int64_t block_dim);
   size_t size() const { return entries_.size(); }
@@ -85,6 +87,7 @@ class Aggregator {
 Status BadInput(const std::string& name, int64_t line, const std::string& problem);
 
 // One importer per format. `name` labels the input in messages.
+// msprof op_summary / task_time / op_statistic / l2_cache and kernel_details CSVs.
 Result<Profile> ImportMsprofCsv(std::istream& in, const std::string& name,
                                 const ImportOptions& options);
 Result<Profile> ImportTimeline(std::istream& in, const std::string& name,
@@ -93,10 +96,16 @@ Result<Profile> ImportNcuCsv(std::istream& in, const std::string& name,
                              const ImportOptions& options);
 Result<Profile> ImportPerfStat(std::istream& in, const std::string& name,
                                const ImportOptions& options);
+// An msprof output directory (msprof_dir.cc): its CSVs found and joined per op.
+Result<Profile> ImportMsprofDirectory(const std::string& path, const ImportOptions& options);
 Result<Profile> ImportCannbotJson(std::istream& in, const std::string& name,
                                   const ImportOptions& options);
 
 // The first line that is neither blank nor a tool's banner ("==PROF==", "# started on").
 bool IsBannerLine(std::string_view line);
+
+// Whether `line` reads as one line of perf stat's default (plain text) output, e.g.
+// "  1,873.52 msec task-clock  #  0.999 CPUs utilized" or its -I form with a timestamp.
+bool LooksLikePerfText(std::string_view line);
 
 }  // namespace cannbot::profile::internal

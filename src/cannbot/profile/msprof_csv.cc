@@ -1,14 +1,18 @@
-// Importer for msprof op_summary_*.csv, its l2_cache_*.csv companion and the PyTorch
-// adapter's kernel_details.csv: the same per-launch rows under different column names.
+// Importer for msprof's CSV tables: op_summary_*.csv (one row per launch, with PMU ratios),
+// task_time_*.csv (one row per launch, timing only), op_statistic_*.csv (one row per op
+// type: count and total time), the l2_cache_*.csv companion, and the PyTorch adapter's
+// kernel_details.csv: the same data under different column names.
 //
-// Columns are found by name, never by position: chips drop columns (Context ID, Mix Block
-// Dim, aiv_time), generations rename PMU columns (unprefixed on older chips, aic_/aiv_ on
-// Atlas A2), and the adapter renames the base columns. A PMU metric is looked up under the
-// "", "aic_" and "aiv_" prefixes, preferring the prefix of the core the task ran on.
+// Columns are found by name through the one alias table (column_map.h), never by position:
+// chips drop columns (Context ID, Mix Block Dim, aiv_time), generations rename PMU columns
+// (unprefixed on older chips, aic_/aiv_ on Atlas A2), and the adapter renames the base
+// columns. A PMU metric is looked up under the "", "aic_" and "aiv_" prefixes, preferring
+// the prefix of the core the task ran on.
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "cannbot/profile/column_map.h"
 #include "cannbot/profile/importers.h"
 #include "cannbot/profile/line_reader.h"
 #include "cannbot/profile/metric_names.h"
@@ -21,39 +25,9 @@ using text::Number;
 using text::ParseNumber;
 using text::Trim;
 
-enum class Combine { kFirst, kMax, kSum };
-
-// A canonical metric and the column names (without prefix) it is read from.
-struct PmuSpec {
-  const char* metric;
-  const char* unit;
-  Combine combine;
-  std::vector<const char*> bases;
-};
-
-const std::vector<PmuSpec>& PmuSpecs() {
-  namespace m = metric;
-  static const std::vector<PmuSpec> specs = {
-      {m::kMacRatio, "ratio", Combine::kFirst, {"mac_ratio"}},
-      {m::kVecRatio, "ratio", Combine::kFirst, {"vec_ratio"}},
-      {m::kScalarRatio, "ratio", Combine::kFirst, {"scalar_ratio"}},
-      {m::kMte1Ratio, "ratio", Combine::kFirst, {"mte1_ratio"}},
-      {m::kMte2Ratio, "ratio", Combine::kFirst, {"mte2_ratio"}},
-      {m::kMte3Ratio, "ratio", Combine::kFirst, {"mte3_ratio"}},
-      {m::kFixpipeRatio, "ratio", Combine::kFirst, {"fixpipe_ratio"}},
-      {m::kIcacheMissRate, "ratio", Combine::kFirst, {"icache_miss_rate"}},
-      {m::kTotalCycles, "cycles", Combine::kFirst, {"total_cycles"}},
-      {m::kBankConflictRate, "ratio", Combine::kMax,
-       {"vec_bank_cflt_ratio", "vec_bankgroup_cflt_ratio"}},
-      {m::kL2HitRate, "ratio", Combine::kFirst, {"l2_cache_hit_rate", "l2_hit_rate", "Hit Rate"}},
-      {m::kL2VictimRate, "ratio", Combine::kFirst, {"Victim Rate"}},
-      {m::kMemoryBandwidth, "GB/s", Combine::kSum,
-       {"main_mem_read_bw(GB/s)", "main_mem_write_bw(GB/s)"}},
-      {m::kCubeUtilization, "ratio", Combine::kFirst, {"cube_utilization(%)"}},
-      {m::kTaskWaitUs, "us", Combine::kFirst, {"Task Wait Time(us)", "Wait Time(us)"}},
-  };
-  return specs;
-}
+using columns::Combine;
+using columns::PmuSpec;
+using columns::Role;
 
 // Where one base name sits, per core preference: columns in lookup order.
 struct BaseColumns {
@@ -68,63 +42,85 @@ struct MetricColumns {
   std::vector<BaseColumns> bases;
 };
 
+// Which table the header is: the rows mean different things.
+enum class Table { kOpSummary, kKernelDetails, kTaskTime, kOpStatistic, kL2Cache };
+
 struct Layout {
-  bool kernel_details = false;  // the PyTorch adapter's names
+  Table table = Table::kOpSummary;
   size_t fields = 0;
-  int name = -1, type = -1, core = -1, duration = -1, block_dim = -1, shapes = -1, dtypes = -1;
+  int name = -1, type = -1, core = -1, duration = -1, block_dim = -1, mix_block_dim = -1;
+  int shapes = -1, dtypes = -1;
+  int total = -1, avg = -1, count = -1;  // op_statistic
   std::vector<MetricColumns> metrics;
 };
 
-int Find(const std::vector<std::string>& header, std::initializer_list<const char*> names) {
-  for (const char* name : names) {
-    for (size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == name) return static_cast<int>(i);
-    }
+int FindName(const std::vector<std::string>& header, const char* name) {
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+// The columns of one PMU metric, per base name, in the lookup order of each core type.
+void PlanMetric(const std::vector<std::string>& header, const PmuSpec& spec,
+                MetricColumns* columns) {
+  for (const char* base : spec.bases) {
+    BaseColumns b;
+    const std::string plain = base;
+    const int aic = FindName(header, ("aic_" + plain).c_str());
+    const int none = FindName(header, base);
+    const int aiv = FindName(header, ("aiv_" + plain).c_str());
+    for (int c : {aic, none, aiv}) if (c >= 0) b.cube_first.push_back(c);
+    for (int c : {aiv, none, aic}) if (c >= 0) b.vector_first.push_back(c);
+    if (plain.find("(%)") != std::string::npos) b.scale = 0.01;
+    if (!b.cube_first.empty()) columns->bases.push_back(std::move(b));
+  }
+}
+
+Table Classify(const std::vector<std::string>& header, const Layout& layout) {
+  if (layout.total >= 0 && layout.count >= 0) return Table::kOpStatistic;
+  if (FindName(header, "Hit Rate") >= 0 && layout.duration < 0) return Table::kL2Cache;
+  if (FindName(header, "kernel_name") == layout.name) return Table::kTaskTime;
+  if (FindName(header, "Name") == layout.name) return Table::kKernelDetails;
+  return Table::kOpSummary;
 }
 
 Result<Layout> PlanLayout(const std::vector<std::string>& header, Aggregator* agg,
                           const std::string& name) {
   Layout layout;
   layout.fields = header.size();
-  layout.name = Find(header, {"Op Name"});
+  layout.name = columns::Find(header, Role::kName);
+  layout.type = columns::Find(header, Role::kType);
+  layout.core = columns::Find(header, Role::kCore);
+  layout.duration = columns::Find(header, Role::kDuration);
+  layout.block_dim = columns::Find(header, Role::kBlockDim);
+  layout.mix_block_dim = columns::Find(header, Role::kMixBlockDim);
+  layout.shapes = columns::Find(header, Role::kShapes);
+  layout.dtypes = columns::Find(header, Role::kDtypes);
+  layout.total = columns::Find(header, Role::kTotalTime);
+  layout.avg = columns::Find(header, Role::kAvgTime);
+  layout.count = columns::Find(header, Role::kCount);
+  // op_statistic has one row per op type and no instance names: the type names the entry.
+  if (layout.name < 0 && layout.count >= 0) layout.name = layout.type;
   if (layout.name < 0) {
-    layout.name = Find(header, {"Name"});
-    layout.kernel_details = layout.name >= 0;
+    return BadInput(name, 1, "not an msprof or kernel_details CSV: the header has no 'Op Name', "
+                             "'Name' or 'kernel_name' column");
   }
-  if (layout.name < 0) {
-    return BadInput(name, 1, "not an msprof op_summary or kernel_details CSV: the header has no "
-                             "'Op Name' or 'Name' column");
-  }
-  layout.type = Find(header, {"OP Type", "Type"});
-  layout.core = Find(header, {"Task Type", "Accelerator Core"});
-  layout.duration = Find(header, {"Task Duration(us)", "Duration(us)"});
-  layout.block_dim = Find(header, {"Block Dim", "Block Num"});
-  layout.shapes = Find(header, {"Input Shapes"});
-  layout.dtypes = Find(header, {"Input Data Types"});
-  for (const PmuSpec& spec : PmuSpecs()) {
+  layout.table = Classify(header, layout);
+  for (const PmuSpec& spec : columns::PmuSpecs()) {
     MetricColumns columns;
     columns.spec = &spec;
-    for (const char* base : spec.bases) {
-      BaseColumns b;
-      const std::string plain = base;
-      const int aic = Find(header, {("aic_" + plain).c_str()});
-      const int none = Find(header, {base});
-      const int aiv = Find(header, {("aiv_" + plain).c_str()});
-      for (int c : {aic, none, aiv}) if (c >= 0) b.cube_first.push_back(c);
-      for (int c : {aiv, none, aic}) if (c >= 0) b.vector_first.push_back(c);
-      if (plain.find("(%)") != std::string::npos) b.scale = 0.01;
-      if (!b.cube_first.empty()) columns.bases.push_back(std::move(b));
-    }
+    PlanMetric(header, spec, &columns);
     if (columns.bases.empty()) continue;
     columns.slot = agg->Slot(spec.metric, spec.unit);
     layout.metrics.push_back(std::move(columns));
   }
-  const bool l2_only = Find(header, {"Hit Rate"}) >= 0;
-  if (layout.duration < 0 && !l2_only) {
+  const bool timed = layout.duration >= 0 || layout.table == Table::kOpStatistic ||
+                     layout.table == Table::kL2Cache;
+  if (!timed) {
     return BadInput(name, 1, std::string("the header has no '") +
-                                 (layout.kernel_details ? "Duration(us)" : "Task Duration(us)") +
+                                 (layout.table == Table::kKernelDetails ? "Duration(us)"
+                                                                         : "Task Duration(us)") +
                                  "' column");
   }
   return layout;
@@ -177,6 +173,11 @@ class MsprofReader {
   Status ReadHeader(LineReader* reader);
   Result<Profile> Finish();
   void Row(const std::vector<std::string_view>& fields, int64_t line);
+  bool Timing(const std::vector<std::string_view>& fields, int64_t line, int64_t* launches,
+              double* total_us);
+  // Type, core, shapes from the kernel's first row; block dim from every row.
+  void Describe(Aggregator::Entry* entry, bool first,
+                const std::vector<std::string_view>& fields);
 
   std::string name_;
   Aggregator agg_;
@@ -208,6 +209,64 @@ Status MsprofReader::ReadHeader(LineReader* reader) {
   return Status::Ok();
 }
 
+// The row's launches and their total time; false (with a skip) when the row has none.
+bool MsprofReader::Timing(const std::vector<std::string_view>& fields, int64_t line,
+                          int64_t* launches, double* total_us) {
+  auto number = [&](int column) { return ParseNumber(fields[static_cast<size_t>(column)]); };
+  *launches = 1;
+  *total_us = 0;
+  if (layout_.table == Table::kOpStatistic) {
+    Number count = number(layout_.count);
+    Number total = number(layout_.total);
+    if (!total.ok() && layout_.avg >= 0 && count.ok()) {
+      total = number(layout_.avg);
+      total.value *= count.value;
+    }
+    if (!count.ok() || count.value < 1 || count.value > 1e15 || !total.ok() || total.value < 0) {
+      skips_.Add("no usable count or total time", line, "the 'Count' or 'Total Time' is empty");
+      return false;
+    }
+    *launches = static_cast<int64_t>(count.value);
+    *total_us = total.value;
+    return true;
+  }
+  if (layout_.duration < 0) return true;  // l2_cache rows carry no time
+  Number d = number(layout_.duration);
+  if (!d.ok() || d.value < 0) {
+    skips_.Add("no usable duration", line,
+               "duration '" + std::string(Trim(fields[static_cast<size_t>(layout_.duration)])) +
+                   "'");
+    return false;
+  }
+  *total_us = d.value;
+  return true;
+}
+
+void MsprofReader::Describe(Aggregator::Entry* entry, bool first,
+                            const std::vector<std::string_view>& fields) {
+  auto field = [&](int column) {
+    return column < 0 ? std::string_view() : Trim(fields[static_cast<size_t>(column)]);
+  };
+  KernelProfile& k = entry->kernel;
+  if (first) {
+    k.type = std::string(field(layout_.type));
+    k.core_type = std::string(field(layout_.core));
+    std::string_view shapes = field(layout_.shapes);
+    if (shapes != "N/A") k.input_shapes = text::RepairUtf8(shapes);
+    std::string_view dtypes = field(layout_.dtypes);
+    if (dtypes != "N/A") k.input_dtypes = text::RepairUtf8(dtypes);
+  }
+  // A MIX task on a chip that leaves Block Dim empty has its blocks in Mix Block Dim.
+  for (int column : {layout_.block_dim, layout_.mix_block_dim}) {
+    if (column < 0) continue;
+    Number b = ParseNumber(fields[static_cast<size_t>(column)]);
+    if (b.ok() && b.value > 0 && b.value < 1e12) {
+      agg_.SetBlockDim(entry, static_cast<int64_t>(b.value));
+      break;
+    }
+  }
+}
+
 void MsprofReader::Row(const std::vector<std::string_view>& fields, int64_t line) {
   const size_t n = fields.size();
   if (n != layout_.fields && !(n == layout_.fields + 1 && Trim(fields.back()).empty())) {
@@ -224,40 +283,16 @@ void MsprofReader::Row(const std::vector<std::string_view>& fields, int64_t line
     skips_.Add("no op name", line, "the name column is empty");
     return;
   }
+  int64_t launches = 1;
   double duration = 0;
-  if (layout_.duration >= 0) {
-    Number d = ParseNumber(fields[static_cast<size_t>(layout_.duration)]);
-    if (!d.ok() || d.value < 0) {
-      skips_.Add("no usable duration", line,
-                 "duration '" + std::string(Trim(fields[static_cast<size_t>(layout_.duration)])) +
-                     "'");
-      return;
-    }
-    duration = d.value;
-  }
+  if (!Timing(fields, line, &launches, &duration)) return;
   Aggregator::Entry* entry = agg_.Get(name);
   if (entry == nullptr) return;  // the Aggregator counts and notes these
   ++rows_;
-  agg_.AddLaunch(entry, duration);
-  auto field = [&](int column) {
-    return column < 0 ? std::string_view() : Trim(fields[static_cast<size_t>(column)]);
-  };
-  KernelProfile& k = entry->kernel;
-  if (k.launches == 1) {
-    k.type = std::string(field(layout_.type));
-    k.core_type = std::string(field(layout_.core));
-    std::string_view shapes = field(layout_.shapes);
-    if (shapes != "N/A") k.input_shapes = text::RepairUtf8(shapes);
-    std::string_view dtypes = field(layout_.dtypes);
-    if (dtypes != "N/A") k.input_dtypes = text::RepairUtf8(dtypes);
-  }
-  if (layout_.block_dim >= 0) {
-    Number b = ParseNumber(fields[static_cast<size_t>(layout_.block_dim)]);
-    if (b.ok() && b.value >= 0 && b.value < 1e12) {
-      agg_.SetBlockDim(entry, static_cast<int64_t>(b.value));
-    }
-  }
-  const bool vector_core = IsVectorCore(field(layout_.core));
+  agg_.AddLaunches(entry, launches, duration);
+  Describe(entry, entry->kernel.launches == launches, fields);
+  const bool vector_core = IsVectorCore(Trim(
+      layout_.core < 0 ? std::string_view() : fields[static_cast<size_t>(layout_.core)]));
   for (const MetricColumns& columns : layout_.metrics) {
     double value = 0;
     bool percent = false;
@@ -306,7 +341,13 @@ Result<Profile> MsprofReader::Finish() {
                                   "problem at " + skips_.First());
   }
   Profile profile;
-  profile.source_tool = layout_.kernel_details ? "kernel_details" : "msprof";
+  profile.source_tool = layout_.table == Table::kKernelDetails ? "kernel_details" : "msprof";
+  if (layout_.table == Table::kOpStatistic) {
+    profile.notes.push_back("msprof op_statistic: one entry per op type (count and total "
+                            "time), no pipeline metrics; op_summary has them per launch");
+  } else if (layout_.table == Table::kTaskTime) {
+    profile.notes.push_back("msprof task_time: launch times only, no pipeline metrics");
+  }
   profile.kernels = agg_.Finish(&profile.notes);
   skips_.AppendNotes(&profile.notes);
   for (const std::string& metric : percent_metrics_) {
