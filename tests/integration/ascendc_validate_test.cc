@@ -65,7 +65,7 @@ TEST_F(AscendcValidateTest, UnifiedBufferOverflowNamesTheRule) {
   Verdict v = Validate("add", Fixture("kernels/ascendc/ub_overflow.cpp"),
                        SourcePath("examples/ascendc/add_slow.cpp"));
   EXPECT_FALSE(v.accepted);
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("ub-overflow"), std::string::npos) << v.reason;
 }
 
@@ -73,7 +73,7 @@ TEST_F(AscendcValidateTest, MisalignedCopyNamesTheRule) {
   Verdict v = Validate("add", Fixture("kernels/ascendc/misaligned_copy.cpp"),
                        SourcePath("examples/ascendc/add_slow.cpp"));
   EXPECT_FALSE(v.accepted);
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("copy-misaligned"), std::string::npos) << v.reason;
 }
 
@@ -81,7 +81,7 @@ TEST_F(AscendcValidateTest, WrongNumbersFailThePrecisionStandard) {
   Verdict v = Validate("add", Fixture("kernels/ascendc/wrong_numbers.cpp"),
                        SourcePath("examples/ascendc/add_slow.cpp"));
   EXPECT_FALSE(v.accepted);
-  EXPECT_EQ(v.layer, "numeric");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kNumeric);
   EXPECT_NE(v.reason.find("CANN precision standard"), std::string::npos) << v.reason;
 }
 
@@ -98,7 +98,7 @@ TEST_F(AscendcValidateTest, MissingBaselineIsAnInvalidRequest) {
 TEST_F(AscendcValidateTest, CpuKernelIsNotAnAscendcKernel) {
   Verdict v = Validate("add", SourcePath("examples/add/naive.cpp"),
                        SourcePath("examples/ascendc/add_slow.cpp"));
-  EXPECT_EQ(v.layer, "compile");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kCompile);
   EXPECT_NE(v.reason.find("add_kernel"), std::string::npos) << v.reason;
 }
 

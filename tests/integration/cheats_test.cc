@@ -183,7 +183,7 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
     return;
   }
   EXPECT_FALSE(v.accepted) << v.RenderText();
-  EXPECT_EQ(v.layer, cheat.layer) << v.reason;
+  EXPECT_STREQ(LayerName(v.layer), cheat.layer) << v.reason;
   EXPECT_NE(v.reason.find(cheat.reason), std::string::npos) << v.reason;
   // Whatever the compiler was made to read must not come back in the log.
   EXPECT_EQ(v.compile.log.find("root:x:0:0"), std::string::npos);

@@ -51,7 +51,7 @@ TEST_P(ExampleTest, OptimizedBeatsNaive) {
   Verdict v = Validate(op, SourcePath("examples/" + op + "/optimized.cpp"),
                        SourcePath("examples/" + op + "/naive.cpp"));
   EXPECT_TRUE(v.accepted) << v.RenderText();
-  EXPECT_TRUE(v.layer.empty());
+  EXPECT_EQ(v.layer, Layer::kNone);
   ASSERT_TRUE(v.perf.has_value());
   EXPECT_GE(v.perf->speedup_ci.low, 1.05);
   ASSERT_TRUE(v.numeric.has_value());
@@ -73,7 +73,7 @@ TEST_F(ValidatorTest, NaiveKernelPassesNumericAgainstReference) {
 TEST_F(ValidatorTest, SyntaxErrorIsRejectedAtCompileWithTheCompilerLine) {
   Verdict v = SwishFixture("compile_error.cpp");
   EXPECT_FALSE(v.accepted);
-  EXPECT_EQ(v.layer, "compile");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kCompile);
   EXPECT_NE(v.reason.find("compilation failed"), std::string::npos) << v.reason;
   EXPECT_NE(v.compile.log.find("error"), std::string::npos);
   EXPECT_FALSE(v.numeric.has_value());
@@ -81,20 +81,20 @@ TEST_F(ValidatorTest, SyntaxErrorIsRejectedAtCompileWithTheCompilerLine) {
 
 TEST_F(ValidatorTest, WrongSignatureIsRejectedAtCompile) {
   Verdict v = SwishFixture("wrong_signature.cpp");
-  EXPECT_EQ(v.layer, "compile");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kCompile);
   EXPECT_NE(v.reason.find("signature"), std::string::npos) << v.reason;
   EXPECT_NE(v.reason.find("int64_t n"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, WrongSymbolIsRejectedAtCompile) {
   Verdict v = SwishFixture("wrong_symbol.cpp");
-  EXPECT_EQ(v.layer, "compile");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kCompile);
   EXPECT_NE(v.reason.find("does not define"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, EmptyFileIsRejectedAtCompile) {
   Verdict v = SwishFixture("empty.cpp");
-  EXPECT_EQ(v.layer, "compile");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kCompile);
   EXPECT_NE(v.reason.find("empty"), std::string::npos) << v.reason;
 }
 
@@ -107,7 +107,7 @@ TEST_F(ValidatorTest, StaticCheckRejectsObviousTricksBeforeCompiling) {
   request.candidate = Kernel(Fixture("kernels/swish/exits.cpp"));
   auto v = checked.Validate(request);
   ASSERT_TRUE(v.ok()) << v.status().ToString();
-  EXPECT_EQ(v->layer, "compile");
+  EXPECT_EQ(v->layer, cannbot::validator::Layer::kCompile);
   EXPECT_NE(v->reason.find("static check"), std::string::npos) << v->reason;
   EXPECT_NE(v->reason.find("ends the process"), std::string::npos) << v->reason;
 }
@@ -116,25 +116,25 @@ TEST_F(ValidatorTest, StaticCheckRejectsObviousTricksBeforeCompiling) {
 
 TEST_F(ValidatorTest, SegfaultIsRejectedAtSandbox) {
   Verdict v = SwishFixture("segfault.cpp");
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("SIGSEGV"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, DivideByZeroIsRejectedAtSandbox) {
   Verdict v = SwishFixture("divide_by_zero.cpp");
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("SIGFPE"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, AbortIsRejectedAtSandbox) {
   Verdict v = SwishFixture("aborts.cpp");
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("SIGABRT"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, ExitIsRejectedAtSandbox) {
   Verdict v = SwishFixture("exits.cpp");
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("status 3"), std::string::npos) << v.reason;
 }
 
@@ -142,14 +142,14 @@ TEST_F(ValidatorTest, HangIsKilledAtTheTimeLimit) {
   const auto start = SteadyClock::now();
   Verdict v = SwishFixture("hangs.cpp");
   const double seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("time limit"), std::string::npos) << v.reason;
   EXPECT_LT(seconds, 30.0);  // 3 s limit plus compile; proves it was killed, not waited out
 }
 
 TEST_F(ValidatorTest, OutputFloodIsRejectedAtSandbox) {
   Verdict v = SwishFixture("floods_output.cpp");
-  EXPECT_EQ(v.layer, "sandbox");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kSandbox);
   EXPECT_NE(v.reason.find("stdout/stderr"), std::string::npos) << v.reason;
 }
 
@@ -157,7 +157,7 @@ TEST_F(ValidatorTest, OutputFloodIsRejectedAtSandbox) {
 
 TEST_F(ValidatorTest, WrongFormulaIsRejectedAtNumericWithDetails) {
   Verdict v = SwishFixture("wrong_formula.cpp");
-  EXPECT_EQ(v.layer, "numeric");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kNumeric);
   EXPECT_NE(v.reason.find("wrong results"), std::string::npos) << v.reason;
   EXPECT_NE(v.reason.find("expected"), std::string::npos) << v.reason;
   EXPECT_NE(v.reason.find("case 'tiny'"), std::string::npos) << v.reason;
@@ -168,25 +168,25 @@ TEST_F(ValidatorTest, WrongFormulaIsRejectedAtNumericWithDetails) {
 
 TEST_F(ValidatorTest, UnwrittenElementIsReported) {
   Verdict v = SwishFixture("skips_last.cpp");
-  EXPECT_EQ(v.layer, "numeric");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kNumeric);
   EXPECT_NE(v.reason.find("never wr"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, OutOfBoundsWriteIsCaughtByTheGuardZone) {
   Verdict v = SwishFixture("writes_past_end.cpp");
-  EXPECT_EQ(v.layer, "numeric");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kNumeric);
   EXPECT_NE(v.reason.find("past the end of output y"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, ModifiedInputIsCaught) {
   Verdict v = SwishFixture("modifies_input.cpp");
-  EXPECT_EQ(v.layer, "numeric");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kNumeric);
   EXPECT_NE(v.reason.find("modified its input x"), std::string::npos) << v.reason;
 }
 
 TEST_F(ValidatorTest, NondeterminismIsCaught) {
   Verdict v = SwishFixture("nondeterministic.cpp");
-  EXPECT_EQ(v.layer, "numeric");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kNumeric);
   EXPECT_NE(v.reason.find("nondeterministic"), std::string::npos) << v.reason;
 }
 
@@ -196,7 +196,7 @@ TEST_F(ValidatorTest, CopyOfTheBaselineIsRejectedAtPerf) {
   const std::string naive = SourcePath("examples/swish/naive.cpp");
   Verdict v = Validate("swish", naive, naive);
   EXPECT_FALSE(v.accepted);
-  EXPECT_EQ(v.layer, "perf");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kPerf);
   EXPECT_NE(v.reason.find("not measurably faster"), std::string::npos) << v.reason;
   ASSERT_TRUE(v.perf.has_value());
   EXPECT_LT(v.perf->speedup_ci.low, 1.05);
@@ -206,7 +206,7 @@ TEST_F(ValidatorTest, CopyOfTheBaselineIsRejectedAtPerf) {
 
 TEST_F(ValidatorTest, SlowerKernelIsRejectedAtPerf) {
   Verdict v = SwishFixture("slower.cpp");
-  EXPECT_EQ(v.layer, "perf");
+  EXPECT_EQ(v.layer, cannbot::validator::Layer::kPerf);
   ASSERT_TRUE(v.perf.has_value());
   EXPECT_LT(v.perf->speedup, 1.0);
 }

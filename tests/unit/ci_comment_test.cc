@@ -46,7 +46,7 @@ KernelSection Broken() {
   k.path = "ops/relu.cpp";
   k.op = "relu";
   k.status = KernelStatus::kBroken;
-  k.broken_layer = "numeric";
+  k.broken_layer = validator::Layer::kNumeric;
   k.broken_reason = "wrong results on case 'odd' (n=1037)";
   k.broken_cases = {"odd (n=1037): 312 of 1037 elements differ", "large (n=65536): 9 differ"};
   return k;

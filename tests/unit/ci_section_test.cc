@@ -35,7 +35,7 @@ optimize::Attempt Attempt(const std::string& origin, bool accepted,
   a.explanation = "streams the output";
   validator::Verdict v;
   v.accepted = accepted;
-  v.layer = accepted ? "" : "perf";
+  v.layer = accepted ? validator::Layer::kNone : validator::Layer::kPerf;
   v.perf = std::move(perf);
   a.verdict = v;
   return a;
@@ -107,10 +107,10 @@ TEST(CiSectionTest, ABrokenKernelKeepsItsCasesThroughTheDaemonsJson) {
   report.attempts.clear();
   report.best = -1;
   report.kernel_check.ok = false;
-  report.kernel_check.layer = "numeric";
+  report.kernel_check.layer = validator::Layer::kNumeric;
   report.kernel_check.reason = "wrong results";
   validator::NumericReport numeric;
-  numeric.layer = "numeric";
+  numeric.layer = validator::Layer::kNumeric;
   validator::NumericCase odd;
   odd.label = "odd";
   odd.shape = "n=1037";
@@ -121,7 +121,7 @@ TEST(CiSectionTest, ABrokenKernelKeepsItsCasesThroughTheDaemonsJson) {
   const KernelSection remote = SectionFromReport(AddJob(), ThroughJson(report));
   for (const KernelSection& k : {local, remote}) {
     EXPECT_EQ(k.status, KernelStatus::kBroken);
-    EXPECT_EQ(k.broken_layer, "numeric");
+    EXPECT_EQ(k.broken_layer, validator::Layer::kNumeric);
     EXPECT_EQ(k.broken_reason, "wrong results");
     EXPECT_EQ(k.broken_cases, std::vector<std::string>{"odd (n=1037): 12 of 1037 elements differ"});
     EXPECT_TRUE(k.notes.empty());

@@ -85,7 +85,7 @@ std::vector<Proposal> ProposalsOf(std::initializer_list<std::string> codes) {
 
 validator::Verdict CompileFailureVerdict(const std::string& log) {
   validator::Verdict v;
-  v.layer = "compile";
+  v.layer = cannbot::validator::Layer::kCompile;
   v.reason = "the candidate does not compile";
   v.compile.log = log;
   return v;
@@ -93,7 +93,7 @@ validator::Verdict CompileFailureVerdict(const std::string& log) {
 
 validator::Verdict NumericFailureVerdict() {
   validator::Verdict v;
-  v.layer = "numeric";
+  v.layer = cannbot::validator::Layer::kNumeric;
   v.reason = "wrong results on case odd";
   v.compile.ok = true;
   v.numeric.emplace();
@@ -230,7 +230,7 @@ TEST_F(OptimizeLoopTest, IdenticalCandidatesAreJudgedOnce) {
     EXPECT_EQ(report_.attempts[i].outcome, "duplicate");
     EXPECT_TRUE(Contains(report_.attempts[i].detail, "attempt 1"));
     ASSERT_TRUE(report_.attempts[i].verdict.has_value());
-    EXPECT_EQ(report_.attempts[i].verdict->layer, "compile");
+    EXPECT_EQ(report_.attempts[i].verdict->layer, cannbot::validator::Layer::kCompile);
   }
 }
 

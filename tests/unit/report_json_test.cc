@@ -22,6 +22,7 @@ namespace {
 using Json = nlohmann::json;
 using optimize::Attempt;
 using optimize::OptimizeReport;
+using validator::Layer;
 
 // Random values of every kind a report holds, from a seeded generator.
 class Gen {
@@ -78,6 +79,9 @@ class Gen {
   const char* Pick(std::initializer_list<const char*> options) {
     return options.begin()[Below(static_cast<int>(options.size()))];
   }
+  Layer PickLayer(std::initializer_list<Layer> options) {
+    return options.begin()[Below(static_cast<int>(options.size()))];
+  }
 
   // ok, cached, timed_out, shared_object_path (never in a report), log, reason, command,
   // seconds.
@@ -88,7 +92,7 @@ class Gen {
   validator::NumericReport Numeric() {
     validator::NumericReport n;
     n.ok = Coin();
-    n.layer = n.ok ? "" : Pick({"numeric", "sandbox"});
+    n.layer = n.ok ? Layer::kNone : PickLayer({Layer::kNumeric, Layer::kSandbox});
     n.reason = Text();
     for (int i = Below(4); i > 0; --i) {
       // elements, mismatches, never_written, max abs, max rel and mean rel error, first_bad.
@@ -110,7 +114,7 @@ class Gen {
   validator::PerfReport Perf() {
     validator::PerfReport p;
     p.ok = Coin();
-    p.layer = p.ok ? "" : Pick({"perf", "sandbox"});
+    p.layer = p.ok ? Layer::kNone : PickLayer({Layer::kPerf, Layer::kSandbox});
     p.reason = Text();
     p.shape = Text();
     p.speedup = Number();
@@ -134,13 +138,14 @@ class Gen {
     v.target = Pick({"cpu", "ascendc", ""});
     v.seed = Seed();
     v.accepted = accepted;
-    v.layer = accepted ? "" : Pick({"compile", "sandbox", "numeric", "perf"});
+    v.layer = accepted ? Layer::kNone
+                       : PickLayer({Layer::kCompile, Layer::kSandbox, Layer::kNumeric, Layer::kPerf});
     v.reason = Text();
     v.candidate_name = Text();
     v.baseline_name = Coin() ? "reference" : Text();
     v.compile = Compile();
-    if (v.layer != "compile" || Coin()) v.numeric = Numeric();
-    if (accepted || v.layer == "perf" || Below(4) == 0) v.perf = Perf();
+    if (v.layer != Layer::kCompile || Coin()) v.numeric = Numeric();
+    if (accepted || v.layer == Layer::kPerf || Below(4) == 0) v.perf = Perf();
     if (Coin()) {
       v.machine = validator::MachineModel{Text(), Text(), Below(64) + 1, Text(),
                                           1 + std::fabs(Number()), 1 + std::fabs(Number())};
@@ -152,10 +157,10 @@ class Gen {
   validator::KernelCheck Check() {
     validator::KernelCheck k;
     k.ok = Coin();
-    k.layer = k.ok ? "" : Pick({"compile", "sandbox", "numeric"});
+    k.layer = k.ok ? Layer::kNone : PickLayer({Layer::kCompile, Layer::kSandbox, Layer::kNumeric});
     k.reason = Text();
     k.compile = Compile();
-    if (k.layer != "compile") k.numeric = Numeric();
+    if (k.layer != Layer::kCompile) k.numeric = Numeric();
     return k;
   }
 
@@ -419,6 +424,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "report.attempts[2].verdict.verdict: expected \"accepted\" or \"rejected\""},
         BadInput{"/attempts/2/verdict/layer", false,
                  "report.attempts[2].verdict.layer: expected a string"},
+        BadInput{"/attempts/2/verdict/layer", "linker",
+                 "report.attempts[2].verdict.layer: expected \"compile\", \"sandbox\", "
+                 "\"numeric\", \"perf\", \"\" or null"},
         BadInput{"/attempts/2/verdict/compile/ok", "yes",
                  "report.attempts[2].verdict.compile.ok: expected true or false"},
         BadInput{"/attempts/2/verdict/numeric/cases/0/elements", 1.5,

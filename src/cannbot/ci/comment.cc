@@ -105,9 +105,9 @@ std::string Plural(size_t n, const std::string& one, const std::string& many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-const char* BrokenWhat(const std::string& layer) {
-  if (layer == "compile") return "does not compile";
-  if (layer == "sandbox") return "crashes or misbehaves when run";
+const char* BrokenWhat(validator::Layer layer) {
+  if (layer == validator::Layer::kCompile) return "does not compile";
+  if (layer == validator::Layer::kSandbox) return "crashes or misbehaves when run";
   return "breaks numeric equivalence";
 }
 
@@ -146,7 +146,7 @@ std::string Verdict(const KernelSection& k) {
              " tried and none cleared all three layers." +
              (k.closest.empty() ? "" : " Closest: " + Escape(k.closest));
     case KernelStatus::kBroken:
-      return "**Verdict: rejected at the " + Escape(k.broken_layer) + " layer.** " +
+      return "**Verdict: rejected at the " + Escape(validator::LayerName(k.broken_layer)) + " layer.** " +
              Escape(Sentence(k.broken_reason)) +
              " The kernel as changed here is not correct, so it was not optimised.";
     case KernelStatus::kError:

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "cannbot/validator/layer.h"
+
 namespace cannbot::ci {
 
 // The first line of every comment the bot writes; the bot only ever edits a comment that
@@ -58,7 +60,7 @@ struct KernelSection {
   std::vector<std::string> unjudged;
 
   // kBroken
-  std::string broken_layer;               // "compile", "sandbox", "numeric"
+  validator::Layer broken_layer = validator::Layer::kNone;  // compile, sandbox or numeric
   std::string broken_reason;              // one sentence
   std::vector<std::string> broken_cases;  // "odd n=1037: 312 of 1037 elements differ ..."
   std::string compile_log;                // for compile failures, as the compiler printed it

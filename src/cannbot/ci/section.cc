@@ -40,7 +40,7 @@ void AddBroken(const validator::KernelCheck& check, KernelSection* k) {
   k->status = KernelStatus::kBroken;
   k->broken_layer = check.layer;
   k->broken_reason = check.reason;
-  if (check.layer == "compile") k->compile_log = check.compile.log;
+  if (check.layer == validator::Layer::kCompile) k->compile_log = check.compile.log;
   if (!check.numeric) return;
   for (const validator::NumericCase& c : check.numeric->cases) {
     if (c.problem.empty()) continue;

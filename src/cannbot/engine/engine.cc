@@ -156,7 +156,8 @@ Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
                            validator.CheckKernel(op->name, kernel, spec.options.seed, &target));
   if (!report.kernel_check.ok) {
     report.seconds = SecondsSince(start);
-    report.notes.push_back("the kernel to optimise is not correct (" + report.kernel_check.layer +
+    report.notes.push_back("the kernel to optimise is not correct (" +
+                           std::string(validator::LayerName(report.kernel_check.layer)) +
                            " layer): " + report.kernel_check.reason);
     return report;
   }

@@ -23,10 +23,10 @@ std::string Normalized(const std::string& code) {
 // How far an attempt got: failures that reached later layers are repaired first.
 int Progress(const Attempt& a) {
   if (!a.verdict) return 0;
-  const std::string& layer = a.verdict->layer;
-  if (layer == "compile") return 1;
-  if (layer == "sandbox") return 2;
-  if (layer == "numeric") return 3;
+  const validator::Layer layer = a.verdict->layer;
+  if (layer == validator::Layer::kCompile) return 1;
+  if (layer == validator::Layer::kSandbox) return 2;
+  if (layer == validator::Layer::kNumeric) return 3;
   return 4;
 }
 
@@ -50,8 +50,8 @@ std::string Feedback(const Attempt& a) {
   if (!a.verdict) return a.detail;
   const validator::Verdict& v = *a.verdict;
   std::ostringstream out;
-  out << "Rejected at the " << v.layer << " layer: " << v.reason << "\n";
-  if (v.layer == "compile" && !v.compile.log.empty()) {
+  out << "Rejected at the " << validator::LayerName(v.layer) << " layer: " << v.reason << "\n";
+  if (v.layer == validator::Layer::kCompile && !v.compile.log.empty()) {
     out << "\nCompiler output:\n" << CompilerErrors(v.compile.log);
   }
   if (v.numeric) {

@@ -10,7 +10,7 @@ namespace {
 
 std::string Layer(const Attempt& a) {
   if (!a.verdict) return "-";
-  return a.verdict->accepted ? "accepted" : a.verdict->layer;
+  return a.verdict->accepted ? "accepted" : validator::LayerName(a.verdict->layer);
 }
 
 std::string Speedup(const Attempt& a) {

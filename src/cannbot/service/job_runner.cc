@@ -15,7 +15,7 @@ double SecondsSince(Clock::time_point start) {
 
 std::string LayerOf(const optimize::Attempt& a) {
   if (!a.verdict) return "none";
-  return a.verdict->accepted ? "accepted" : a.verdict->layer;
+  return a.verdict->accepted ? "accepted" : validator::LayerName(a.verdict->layer);
 }
 
 Json AttemptJson(const optimize::Attempt& a, int index) {
@@ -81,7 +81,8 @@ Outcome OutcomeOf(const engine::SuggestReport& report, const RunControl& control
     outcome.state = JobState::kFailed;
     outcome.error_code = "kernel_check_failed";
     outcome.error_message = "the kernel to optimise is not correct (" +
-                            report.kernel_check.layer + " layer): " + report.kernel_check.reason;
+                            std::string(validator::LayerName(report.kernel_check.layer)) +
+                            " layer): " + report.kernel_check.reason;
   }
   return outcome;
 }

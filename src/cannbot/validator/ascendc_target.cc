@@ -207,7 +207,7 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     const size_t before = runner->ChildOutputBytes();
     auto call = runner->Call(role, {layout.Args(spec, shape)}, 1, config.call_timeout);
     const std::string printed = runner->ChildOutputSince(before);
-    auto fail = [&](const std::string& layer, const std::string& why) {
+    auto fail = [&](Layer layer, const std::string& why) {
       report.ok = false;
       report.layer = layer;
       report.reason = std::string(roles[role]) + ": " + why;
@@ -215,17 +215,17 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     };
     if (!call.ok()) {
       const std::string crash = judge.ExplainCrash(runner->ChildOutput(1u << 20));
-      return fail("sandbox", crash.empty() ? call.status().message() : crash);
+      return fail(Layer::kSandbox, crash.empty() ? call.status().message() : crash);
     }
     Comparison summary;
     const std::string wrong = JudgeOutputs(spec, shape, prepared.data,
                                            CopyOutputs(region, layout), judge, printed, &summary);
-    if (!wrong.empty()) return fail("perf", "wrong results on the perf shape: " + wrong);
+    if (!wrong.empty()) return fail(Layer::kPerf, "wrong results on the perf shape: " + wrong);
     auto stats = ascendc::ParseStats(printed);
-    if (!stats.ok()) return fail("perf", "no usable emulation statistics: " + stats.status().message());
+    if (!stats.ok()) return fail(Layer::kPerf, "no usable emulation statistics: " + stats.status().message());
     Status honest = ascendc::CheckCompulsoryTraffic(
         *stats, ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, stats->dtype_bits));
-    if (!honest.ok()) return fail("perf", honest.message());
+    if (!honest.ok()) return fail(Layer::kPerf, honest.message());
     estimates[role] = ascendc::Estimate(*stats, device);
   }
   auto timing = [&](const ascendc::CostEstimate& e) {
@@ -250,7 +250,7 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     report.reason = std::string("an estimated ") + ratio + " faster than the baseline on " +
                     device.name + " (cost model, not a measurement)";
   } else {
-    report.layer = "perf";
+    report.layer = Layer::kPerf;
     report.reason = std::string("not faster by the estimate: ") + ratio + " on " + device.name +
                     " (cost model) does not clear the bar";
   }

@@ -64,8 +64,8 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
   }
   CANNBOT_ASSIGN_OR_RETURN(auto runner,
                            KernelRunner::Start(runner_config, region_bytes, work_dir));
-  auto fail = [&](const std::string& layer, std::string reason) {
-    if (layer == "sandbox") {  // the target's runtime may know better than the signal
+  auto fail = [&](Layer layer, std::string reason) {
+    if (layer == Layer::kSandbox) {  // the target's runtime may know better than the signal
       const std::string better = judge.ExplainCrash(runner->ChildOutput(1u << 20));
       if (!better.empty()) reason = better;
     }
@@ -83,7 +83,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
   Status loaded = runner->Load(0, shared_object, op.name, ArgKinds(op));
   if (loaded.ok()) loaded = runner->Seal();
   if (!loaded.ok()) {
-    if (child_failed(loaded)) return fail("sandbox", loaded.message());
+    if (child_failed(loaded)) return fail(Layer::kSandbox, loaded.message());
     return loaded;
   }
   report.sandbox_warnings = runner->sandbox_warnings();
@@ -103,7 +103,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
     auto timing = runner->Call(0, {args}, 1, config.call_timeout);
     if (!timing.ok()) {
       if (child_failed(timing.status())) {
-        return fail("sandbox", timing.status().message() + " " + where);
+        return fail(Layer::kSandbox, timing.status().message() + " " + where);
       }
       return timing.status();
     }
@@ -119,7 +119,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
       auto again = runner->Call(0, {args}, 1, config.call_timeout);
       if (!again.ok()) {
         if (child_failed(again.status())) {
-          return fail("sandbox", again.status().message() + " " + where + " (second run)");
+          return fail(Layer::kSandbox, again.status().message() + " " + where + " (second run)");
         }
         return again.status();
       }
@@ -128,10 +128,10 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
     }
     result.problem = problem;
     report.cases.push_back(result);
-    if (!problem.empty()) return fail("numeric", problem + " " + where);
+    if (!problem.empty()) return fail(Layer::kNumeric, problem + " " + where);
   }
   const std::string printing = judge.Printing(runner->ChildOutput(1u << 20));
-  if (!printing.empty()) return fail("sandbox", PrintedReason(printing.size(), printing.substr(0, 80)));
+  if (!printing.empty()) return fail(Layer::kSandbox, PrintedReason(printing.size(), printing.substr(0, 80)));
   report.ok = true;
   return report;
 }

@@ -21,6 +21,7 @@
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/validator/compare.h"
 #include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/layer.h"
 #include "cannbot/validator/output_judge.h"
 
 namespace cannbot::validator {
@@ -41,7 +42,7 @@ struct NumericCase {
 
 struct NumericReport {
   bool ok = false;
-  std::string layer;   // "numeric" or "sandbox" when !ok
+  Layer layer = Layer::kNone;  // kNumeric or kSandbox when !ok
   std::string reason;  // one sentence when !ok
   std::vector<NumericCase> cases;
   std::string child_output;  // what the kernel printed (capped)

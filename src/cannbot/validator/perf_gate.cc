@@ -66,7 +66,7 @@ class Gate {
   Result<double> TimedBatch(int role);
   // Empty when every output and input is as it must be after a batch of `role`.
   std::string CheckBatch(int role);
-  PerfReport Fail(const std::string& layer, const std::string& reason);
+  PerfReport Fail(Layer layer, const std::string& reason);
   KernelTiming Summarise(const std::vector<double>& per_call) const;
 
   const ops::OpSpec& op_;
@@ -168,7 +168,7 @@ std::string Gate::CheckBatch(int role) {
   return "";
 }
 
-PerfReport Gate::Fail(const std::string& layer, const std::string& reason) {
+PerfReport Gate::Fail(Layer layer, const std::string& reason) {
   report_.ok = false;
   report_.layer = layer;
   report_.reason = reason;
@@ -197,7 +197,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   CANNBOT_ASSIGN_OR_RETURN(runner_, KernelRunner::Start(runner_config, region_bytes, work_dir));
   auto child_failure = [&](int role, const Status& s, const char* when) -> Result<PerfReport> {
     if (!KernelFailed(s)) return s;
-    return Fail("sandbox", std::string(kRoleName[role]) + ": " + s.message() + when);
+    return Fail(Layer::kSandbox, std::string(kRoleName[role]) + ": " + s.message() + when);
   };
   const auto kinds = ArgKinds(op_);
   const std::string* objects[2] = {&baseline, &candidate};
@@ -233,7 +233,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
       auto t = TimedBatch(role);
       if (!t.ok()) return child_failure(role, t.status(), " during timed runs");
       std::string problem = CheckBatch(role);
-      if (!problem.empty()) return Fail("perf", std::string(kRoleName[role]) + ": " + problem);
+      if (!problem.empty()) return Fail(Layer::kPerf, std::string(kRoleName[role]) + ": " + problem);
       per_call[role] = *t;
     }
     if (round == 0) continue;
@@ -250,7 +250,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
     }
   }
   if (runner_->ChildOutputBytes() > 0) {
-    return Fail("sandbox", PrintedReason(runner_->ChildOutputBytes(), runner_->ChildOutput(80)));
+    return Fail(Layer::kSandbox, PrintedReason(runner_->ChildOutputBytes(), runner_->ChildOutput(80)));
   }
 
   report_.speedup = Median(ratios);
@@ -264,7 +264,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
     report_.reason = Ratio(report_.speedup) + " faster than the baseline " + ci_text;
   } else {
     report_.ok = false;
-    report_.layer = "perf";
+    report_.layer = Layer::kPerf;
     report_.reason = "not measurably faster: speedup " + Ratio(report_.speedup) + " " + ci_text +
                      " does not clear the " + Ratio(config_.min_speedup) + " bar";
   }

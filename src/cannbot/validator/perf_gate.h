@@ -27,6 +27,7 @@
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/util/stats.h"
 #include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/layer.h"
 #include "cannbot/validator/machine_model.h"
 
 namespace cannbot::validator {
@@ -50,7 +51,7 @@ struct KernelTiming {
 
 struct PerfReport {
   bool ok = false;
-  std::string layer;   // "perf" or "sandbox" when !ok
+  Layer layer = Layer::kNone;  // kPerf or kSandbox when !ok
   std::string reason;  // one sentence
   std::string shape;   // the perf shape
   double speedup = 0;  // median of per-round baseline/candidate ratios

@@ -85,7 +85,7 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
   CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*plan.spec, kernel.text, work.path(),
                                                             "kernel", plan.build));
   if (!check.compile.ok) {
-    check.layer = "compile";
+    check.layer = Layer::kCompile;
     check.reason = check.compile.reason;
     return check;
   }
@@ -95,7 +95,7 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
                                            config_.numeric, work.path(), *plan.judge));
   check.numeric = numeric;
   check.ok = numeric.ok;
-  check.layer = numeric.ok ? "" : numeric.layer;
+  check.layer = numeric.ok ? Layer::kNone : numeric.layer;
   check.reason = numeric.reason;
   return check;
 }
@@ -112,9 +112,9 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   verdict.baseline_name = request.baseline ? request.baseline->name : "reference";
   CANNBOT_ASSIGN_OR_RETURN(TempDir work, TempDir::Create("cannbot-validate"));
   if (config_.keep_work_dir) work.Keep();
-  auto finish = [&](bool accepted, std::string layer, std::string reason) {
+  auto finish = [&](bool accepted, Layer layer, std::string reason) {
     verdict.accepted = accepted;
-    verdict.layer = std::move(layer);
+    verdict.layer = layer;
     verdict.reason = std::move(reason);
     verdict.seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
     return verdict;
@@ -123,7 +123,7 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   CANNBOT_ASSIGN_OR_RETURN(verdict.compile, compiler_.Compile(op, request.candidate.text,
                                                               work.path(), "candidate",
                                                               plan.build));
-  if (!verdict.compile.ok) return finish(false, "compile", verdict.compile.reason);
+  if (!verdict.compile.ok) return finish(false, Layer::kCompile, verdict.compile.reason);
   CANNBOT_ASSIGN_OR_RETURN(std::string baseline_object,
                            BuildBaseline(plan, request, verdict.seed, work.path()));
 
@@ -139,7 +139,7 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   verdict.perf = perf;
   if (!perf.ok) return finish(false, perf.layer, perf.reason);
   const size_t cases = numeric.cases.size();
-  return finish(true, "", "compiles, matches the reference on " + std::to_string(cases) +
+  return finish(true, Layer::kNone, "compiles, matches the reference on " + std::to_string(cases) +
                               " shapes, and is " + perf.reason);
 }
 

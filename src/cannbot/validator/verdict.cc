@@ -35,7 +35,7 @@ std::string Verdict::RenderText() const {
                    compile_failed ? compile.reason
                                   : Format("%.2f s%s", compile.seconds,
                                            compile.cached ? " (cached)" : ""));
-  const bool sandbox_failed = layer == "sandbox";
+  const bool sandbox_failed = layer == Layer::kSandbox;
   if (numeric) {
     double worst = 0;
     for (const NumericCase& c : numeric->cases) worst = std::fmax(worst, c.comparison.max_rel_error);
@@ -90,7 +90,7 @@ std::string Verdict::RenderText() const {
     if (!numeric->sandbox_warnings.empty()) out << "\n";
   }
   out << "\nVERDICT: " << (accepted ? "accepted" : "rejected");
-  if (!accepted) out << " at the " << layer << " layer";
+  if (!accepted) out << " at the " << LayerName(layer) << " layer";
   out << ": " << reason << "\n";
   const std::string& printed = perf ? perf->child_output
                                      : (numeric ? numeric->child_output : std::string());

@@ -28,7 +28,7 @@ struct Verdict {
   std::string target;  // the target's name (target/registry.h)
   uint64_t seed = 0;
   bool accepted = false;
-  std::string layer;   // empty when accepted
+  Layer layer = Layer::kNone;  // kNone when accepted
   std::string reason;  // one sentence
   std::string candidate_name;
   std::string baseline_name;  // a file, or "reference" (the op's reference kernel)
@@ -47,7 +47,7 @@ struct Verdict {
 // A kernel through the first two layers only (is it a correct kernel at all?).
 struct KernelCheck {
   bool ok = false;
-  std::string layer;   // "compile", "sandbox" or "numeric" when !ok
+  Layer layer = Layer::kNone;  // kCompile, kSandbox or kNumeric when !ok
   std::string reason;  // one sentence when !ok
   CompileResult compile;
   std::optional<NumericReport> numeric;

@@ -45,6 +45,19 @@ void ReadFinite(JsonFields* f, const Json& object, const char* key, double* out)
   }
 }
 
+// A layer: its name, or "" / null for none.
+void ReadLayer(JsonFields* f, const char* key, Layer* out) {
+  std::optional<std::string> name;
+  f->Read(key, &name);
+  if (!f->ok()) return;
+  auto layer = ParseLayer(name.value_or(""));
+  if (!layer.ok()) {
+    f->Fail(key, "expected \"compile\", \"sandbox\", \"numeric\", \"perf\", \"\" or null");
+    return;
+  }
+  *out = *layer;
+}
+
 // The shared object's path is left out: it names a private work directory that is gone once
 // the validation ends, so it means nothing to a reader of the report.
 Json CompileToJson(const CompileResult& c) {
@@ -126,7 +139,7 @@ Result<NumericCase> NumericCaseFromJson(const Json& json, const std::string& pat
 Json NumericToJson(const NumericReport& n) {
   Json cases = Json::array();
   for (const NumericCase& c : n.cases) cases.push_back(NumericCaseToJson(c));
-  Json out = {{"ok", n.ok}, {"layer", n.layer}, {"reason", n.reason}, {"cases", cases},
+  Json out = {{"ok", n.ok}, {"layer", LayerName(n.layer)}, {"reason", n.reason}, {"cases", cases},
               {"sandbox_warnings", n.sandbox_warnings}};
   if (!n.child_output.empty()) out["kernel_output"] = n.child_output;
   return out;
@@ -136,7 +149,7 @@ Result<NumericReport> NumericFromJson(const Json& json, const std::string& path)
   NumericReport n;
   JsonFields f(json, path);
   f.Read("ok", &n.ok);
-  f.Read("layer", &n.layer);
+  ReadLayer(&f, "layer", &n.layer);
   f.Read("reason", &n.reason);
   f.Array("cases", &n.cases, NumericCaseFromJson);
   f.Read("sandbox_warnings", &n.sandbox_warnings);
@@ -180,7 +193,7 @@ Result<Interval> IntervalFromJson(const Json& json, const std::string& path) {
 // (rounds == 0, not estimated), so that the report reads back exactly.
 Json PerfToJson(const PerfReport& p) {
   Json out = {{"ok", p.ok},
-              {"layer", p.layer},
+              {"layer", LayerName(p.layer)},
               {"reason", p.reason},
               {"shape", p.shape},
               {"speedup", p.speedup},
@@ -202,7 +215,7 @@ Result<PerfReport> PerfFromJson(const Json& json, const std::string& path) {
   PerfReport p;
   JsonFields f(json, path);
   f.Read("ok", &p.ok);
-  f.Read("layer", &p.layer);
+  ReadLayer(&f, "layer", &p.layer);
   f.Read("reason", &p.reason);
   f.Read("shape", &p.shape);
   f.Read("speedup", &p.speedup);
@@ -231,7 +244,7 @@ Result<MachineModel> MachineFromJson(const Json& json, const std::string& path) 
 Json Verdict::ToJson() const {
   return {
       {"verdict", accepted ? "accepted" : "rejected"},
-      {"layer", layer.empty() ? Json(nullptr) : Json(layer)},
+      {"layer", layer == Layer::kNone ? Json(nullptr) : Json(LayerName(layer))},
       {"reason", reason},
       {"op", op},
       {"target", target},
@@ -255,9 +268,7 @@ Result<Verdict> Verdict::FromJson(const Json& json, const std::string& path) {
     f.Fail("verdict", "expected \"accepted\" or \"rejected\"");
   }
   v.accepted = verdict == "accepted";
-  std::optional<std::string> layer;
-  f.Read("layer", &layer);
-  v.layer = layer.value_or("");
+  ReadLayer(&f, "layer", &v.layer);
   f.Read("reason", &v.reason);
   f.Read("op", &v.op);
   f.Read("target", &v.target);
@@ -275,7 +286,7 @@ Result<Verdict> Verdict::FromJson(const Json& json, const std::string& path) {
 
 Json KernelCheck::ToJson() const {
   return {{"ok", ok},
-          {"layer", layer},
+          {"layer", LayerName(layer)},
           {"reason", reason},
           {"compile", CompileToJson(compile)},
           {"numeric", numeric ? NumericToJson(*numeric) : Json(nullptr)}};
@@ -285,7 +296,7 @@ Result<KernelCheck> KernelCheck::FromJson(const Json& json, const std::string& p
   KernelCheck check;
   JsonFields f(json, path);
   f.Read("ok", &check.ok);
-  f.Read("layer", &check.layer);
+  ReadLayer(&f, "layer", &check.layer);
   f.Read("reason", &check.reason);
   f.Object("compile", &check.compile, CompileFromJson);
   f.Object("numeric", &check.numeric, NumericFromJson);
