@@ -26,7 +26,6 @@
 #include "cannbot/engine/engine.h"
 #include "cannbot/engine/providers.h"
 #include "cannbot/ops/registry.h"
-#include "cannbot/optimize/pipeline.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/util/stats.h"
 

@@ -68,7 +68,7 @@ std::string Summary(const validator::Verdict& v) {
   if (v.accepted) {
     std::snprintf(text, sizeof(text), "accepted %.2fx", v.perf->speedup);
   } else {
-    std::snprintf(text, sizeof(text), "rejected (%s)", v.layer.c_str());
+    std::snprintf(text, sizeof(text), "rejected (%s)", validator::LayerName(v.layer));
   }
   return text;
 }

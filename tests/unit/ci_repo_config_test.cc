@@ -47,6 +47,20 @@ TEST(CiRepoConfigTest, ReadsTheJsonFormWithDefaults) {
   EXPECT_EQ(config->kernels[0].op, "swish");
 }
 
+TEST(CiRepoConfigTest, ARuleNamesTheTargetItsKernelsAreWrittenFor) {
+  auto config = ParseRepoConfig("[[kernels]]\nglob = \"ascendc/*.cpp\"\nop = \"add\"\n"
+                                "target = \"ascendc\"\n[[kernels]]\nglob = \"*.cpp\"\nop = \"add\"\n",
+                                ".cannbot.toml", cannbot_test::BuiltInOps());
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_NE(config->kernels[0].target, nullptr);
+  EXPECT_EQ(config->kernels[0].target->name(), "ascendc");
+  EXPECT_EQ(config->kernels[1].target, nullptr);  // the default target
+  EXPECT_NE(ErrorOf("[[kernels]]\nglob = \"a\"\nop = \"add\"\ntarget = \"cuda\"\n")
+                .find("field 'kernels[1].target' must be one of: cpu, ascendc (got \"cuda\")"),
+            std::string::npos)
+      << ErrorOf("[[kernels]]\nglob = \"a\"\nop = \"add\"\ntarget = \"cuda\"\n");
+}
+
 TEST(CiRepoConfigTest, ErrorsNameTheFileAndTheKey) {
   EXPECT_NE(ErrorOf("[[kernels]]\nglob = \"a/*.cpp\"\nop = \"addd\"\n").find("unknown op 'addd'"),
             std::string::npos);
@@ -84,7 +98,7 @@ TEST(CiPlanTest, OnlyChangedFilesMatchingARuleBecomeKernelsFirstRuleWins) {
   auto config = ParseRepoConfig(Fixture("cannbot.toml"), ".cannbot.toml", cannbot_test::BuiltInOps());
   ASSERT_TRUE(config.ok());
   config->thresholds.max_kernels = 10;
-  config->kernels.push_back({"ops/**/*.cpp", "swish", "", profile::Format::kAuto, ""});  // never wins for add/relu
+  config->kernels.push_back({"ops/**/*.cpp", "swish", nullptr, "", profile::Format::kAuto, ""});  // never wins for add/relu
   const std::vector<ChangedFile> changed = {{'M', "README.md"},
                                             {'A', "ops/add/v2/add.cpp"},
                                             {'M', "ops/relu/relu.cpp"},

@@ -11,6 +11,7 @@ engine::JobSpec KernelJobSpec(const KernelInput& input, const KernelJobSettings&
   spec.op = job.op;
   spec.source = input.source;
   spec.name = job.path;  // the diff names the repository path
+  spec.target = job.target;
   if (!input.profile_text.empty()) {
     auto format = UsableProfile(input);
     if (format.ok()) {

@@ -41,6 +41,7 @@ CiPlan PlanKernels(const RepoConfig& config, const std::vector<ChangedFile>& cha
     KernelJob job;
     job.path = file.path;
     job.op = rule->op;
+    job.target = rule->target;
     job.added = file.status == 'A';
     if (!rule->profile.empty()) job.profile = ExpandProfilePath(rule->profile, file.path);
     job.profile_format = rule->profile_format;

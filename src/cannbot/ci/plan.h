@@ -18,6 +18,7 @@ namespace cannbot::ci {
 struct KernelJob {
   std::string path;  // repository-relative
   std::string op;
+  const target::Target* target = nullptr;  // null = target::Default()
   bool added = false;   // new in this change (rather than modified)
   std::string profile;  // repository-relative, placeholders expanded; "" = none
   profile::Format profile_format = profile::Format::kAuto;

@@ -8,6 +8,7 @@
 #include "cannbot/config/config.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
+#include "cannbot/target/registry.h"
 
 namespace cannbot::ci {
 namespace {
@@ -41,10 +42,16 @@ Status Read(const Json& object, const char* key, T* out, const std::string& wher
 Status ReadRule(const Json& j, const std::string& where, KernelRule* rule) {
   if (!j.is_object()) return Status::InvalidArgument("'" + where + "' is not a table");
   CANNBOT_RETURN_IF_ERROR(
-      OnlyKeys(j, {"glob", "op", "profile", "profile_format", "profile_kernel"}, where + "."));
+      OnlyKeys(j, {"glob", "op", "target", "profile", "profile_format", "profile_kernel"},
+               where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "glob", &rule->glob, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "op", &rule->op, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "profile", &rule->profile, where + "."));
+  if (j.contains("target")) {
+    std::string name;
+    CANNBOT_RETURN_IF_ERROR(Read(j, "target", &name, where + "."));
+    CANNBOT_ASSIGN_OR_RETURN(rule->target, target::Parse(name, where + ".target"));
+  }
   std::string format = "auto";
   CANNBOT_RETURN_IF_ERROR(Read(j, "profile_format", &format, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "profile_kernel", &rule->profile_kernel, where + "."));

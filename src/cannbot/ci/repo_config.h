@@ -13,6 +13,7 @@
 //   [[kernels]]                      # first matching entry wins
 //   glob = "ops/add/**/*.cpp"        # see ci/glob.h
 //   op = "add"                       # a built-in op (`cannbot ops`)
+//   target = "cpu"                   # optional; what the kernels are written for (cpu, ascendc)
 //   profile = "profiles/{stem}.csv"  # optional; {dir}, {name} and {stem} of the kernel's path
 //   profile_format = "auto"          # optional; msprof, kernel_details, timeline, ncu, perf, json
 //   profile_kernel = ""              # optional; which kernel of a multi-kernel profile
@@ -27,6 +28,7 @@
 
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
+#include "cannbot/target/target.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::ci {
@@ -37,6 +39,7 @@ inline constexpr const char* kRepoConfigNames[] = {".cannbot.toml", ".cannbot.js
 struct KernelRule {
   std::string glob;
   std::string op;
+  const target::Target* target = nullptr;  // null = target::Default()
   std::string profile;  // "" = none; may hold {dir}, {name}, {stem}
   profile::Format profile_format = profile::Format::kAuto;
   std::string profile_kernel;  // "" = the hottest kernel of the profile

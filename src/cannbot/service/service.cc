@@ -163,8 +163,8 @@ void Service::Shutdown(std::chrono::milliseconds grace) {
 }
 
 std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
-  if (registry().Find(spec.op) == nullptr) {
-    return Refusal("unknown_op", "unknown op '" + spec.op + "' (GET /ops lists them)");
+  if (auto op = engine::FindOp(registry(), spec.op); !op.ok()) {
+    return Refusal("unknown_op", "field 'op': " + op.status().message() + "; GET /ops lists them");
   }
   if (!spec.profile.empty()) {
     profile::ImportOptions options;
