@@ -122,11 +122,12 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
   CLI::App* cmd = app.add_subcommand(
       "diagnose", "Find what limits a kernel, from a profile or by timing it on this CPU");
   cmd->add_option("PROFILE", flags->profile,
-                  "Profiler output: msprof op_summary or kernel_details CSV, msprof timeline "
-                  "JSON, Nsight Compute CSV, perf stat -x/-j, or cannbot profile JSON");
+                  "Profiler output: an msprof output directory (PROF_*), msprof op_summary / "
+                  "task_time / op_statistic or kernel_details CSV, msprof timeline JSON, "
+                  "Nsight Compute CSV, perf stat (plain, -x or -j), or cannbot profile JSON");
   cmd->add_option("--format", flags->format, "Read PROFILE as this format instead of detecting")
-      ->check(CLI::IsMember({"auto", "msprof", "kernel_details", "timeline", "ncu", "perf",
-                             "json"}))
+      ->check(CLI::IsMember({"auto", "msprof", "msprof_dir", "kernel_details", "timeline", "ncu",
+                             "perf", "json"}))
       ->capture_default_str();
   cmd->add_option("--kernel", flags->kernel,
                   "Kernel to diagnose (exact name or unique substring; default: the one with "

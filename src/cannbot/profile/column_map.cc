@@ -12,7 +12,7 @@ struct RoleAliases {
 
 // op_summary (every CANN version), kernel_details (PyTorch adapter), task_time (CANN 8+),
 // op_statistic (per op type). Older op_summary writes units without "(us)".
-const std::vector<RoleAliases>& Table() {
+const std::vector<RoleAliases>& AliasTable() {
   static const std::vector<RoleAliases> table = {
       {Role::kName, {"Op Name", "Name", "kernel_name", "Kernel Name", "op_name"}},
       {Role::kType, {"OP Type", "Op Type", "Type", "op_type"}},
@@ -34,7 +34,7 @@ const std::vector<RoleAliases>& Table() {
 }  // namespace
 
 const std::vector<const char*>& Aliases(Role role) {
-  for (const RoleAliases& r : Table()) {
+  for (const RoleAliases& r : AliasTable()) {
     if (r.role == role) return r.names;
   }
   static const std::vector<const char*> none;

@@ -6,10 +6,12 @@
 #include <functional>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <streambuf>
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/profile/column_map.h"
 #include "cannbot/profile/importers.h"
 #include "cannbot/profile/text.h"
 
@@ -28,11 +30,12 @@ struct FormatInfo {
 
 constexpr FormatInfo kFormats[] = {
     {Format::kAuto, "auto", "detected from the content"},
-    {Format::kMsprof, "msprof", "msprof op_summary CSV"},
+    {Format::kMsprof, "msprof", "msprof op_summary CSV"},  // also task_time, op_statistic
+    {Format::kMsprofDir, "msprof_dir", "msprof output directory"},
     {Format::kKernelDetails, "kernel_details", "PyTorch adapter kernel_details CSV"},
     {Format::kTimeline, "timeline", "msprof timeline (Chrome trace) JSON"},
     {Format::kNcu, "ncu", "Nsight Compute CSV"},
-    {Format::kPerf, "perf", "perf stat output (-x or -j)"},
+    {Format::kPerf, "perf", "perf stat output (plain, -x or -j)"},
     {Format::kJson, "json", "cannbot profile JSON"},
 };
 
@@ -110,6 +113,76 @@ bool LooksLikePerfCsv(std::string_view line) {
   return false;
 }
 
+bool HasRole(const std::vector<std::string_view>& fields, columns::Role role) {
+  for (std::string_view f : fields) {
+    if (columns::Is(std::string(text::Trim(f)), role)) return true;
+  }
+  return false;
+}
+
+// The format of a file whose first data line is `first` (a header for the CSV formats).
+std::optional<Format> DetectLine(std::string_view first) {
+  using columns::Role;
+  std::vector<std::string_view> fields;
+  std::string scratch;
+  text::SplitCsv(first, ',', &fields, &scratch);
+  if (HasField(fields, "Kernel Name")) return Format::kNcu;
+  if (HasField(fields, "Name") &&
+      (HasField(fields, "Duration(us)") || HasField(fields, "Accelerator Core"))) {
+    return Format::kKernelDetails;
+  }
+  // op_summary names ops; task_time names kernels; op_statistic counts op types.
+  const bool timed = HasRole(fields, Role::kDuration) || HasRole(fields, Role::kTotalTime);
+  if (HasField(fields, "Op Name") || (HasField(fields, "kernel_name") && timed) ||
+      (HasRole(fields, Role::kType) && HasRole(fields, Role::kCount) && timed)) {
+    return Format::kMsprof;
+  }
+  if (LooksLikePerfCsv(first) || internal::LooksLikePerfText(first)) return Format::kPerf;
+  return std::nullopt;
+}
+
+// Words that hint at each format, for naming the closest one when nothing fits.
+struct Hints {
+  Format format;
+  std::vector<const char*> words;
+};
+
+Format Closest(std::string_view line) {
+  static const std::vector<Hints> hints = {
+      {Format::kMsprof, {"Op Name", "OP Type", "Task Type", "Task Duration", "Block Dim",
+                         "aiv_", "aic_", "_ratio", "Stream ID", "Task ID", "Count", "Total Time",
+                         "kernel_name", "task_time"}},
+      {Format::kKernelDetails, {"Name", "Accelerator Core", "Duration(us)", "Step Id",
+                                "Block Num"}},
+      {Format::kNcu, {"Kernel Name", "Metric Name", "Metric Value", "Grid Size", "Block Size",
+                      "Process ID", "==PROF==", "gpu__", "sm__"}},
+      {Format::kPerf, {"task-clock", "cpu-clock", "cycles", "instructions", "msec",
+                       "counter stats", "branch", "not supported", "not counted"}},
+      {Format::kTimeline, {"traceEvents", "\"ph\"", "\"ts\"", "\"dur\""}},
+      {Format::kJson, {"kernels", "cannbot-profile", "duration_us"}},
+  };
+  Format best = Format::kMsprof;
+  int best_hits = 0;
+  for (const Hints& h : hints) {
+    int hits = 0;
+    for (const char* word : h.words) hits += text::ContainsNoCase(line, word) ? 1 : 0;
+    if (hits > best_hits) {
+      best_hits = hits;
+      best = h.format;
+    }
+  }
+  return best;
+}
+
+Status Unknown(std::string_view first, int64_t line_number, const std::string& name) {
+  std::string start = text::RepairUtf8(first.substr(0, 60));
+  return BadInput(name, line_number,
+                  "not a profile format cannbot reads (msprof or kernel_details CSV, msprof "
+                  "timeline JSON, Nsight Compute CSV, perf stat, cannbot JSON); closest: " +
+                      std::string(FormatDescription(Closest(first))) + ", but line " +
+                      std::to_string(line_number) + " does not fit it: '" + start + "'");
+}
+
 Result<Format> DetectJson(std::string_view head, std::string_view first, const std::string& name) {
   if (first.front() == '{' && first.find("\"counter-value\"") != std::string_view::npos) {
     return Format::kPerf;
@@ -134,6 +207,8 @@ Result<Profile> Dispatch(Format format, std::istream& in, const std::string& nam
     case Format::kNcu: return internal::ImportNcuCsv(in, name, options);
     case Format::kPerf: return internal::ImportPerfStat(in, name, options);
     case Format::kJson: return internal::ImportCannbotJson(in, name, options);
+    case Format::kMsprofDir:
+      return BadInput(name, 0, "msprof_dir reads a directory; this is a file");
     case Format::kAuto: break;
   }
   return Status::Internal("no importer for format auto");
@@ -233,22 +308,15 @@ Result<Format> DetectFormat(std::string_view head, const std::string& name) {
     }
   }
   if (first.empty()) return BadInput(name, 0, "no profile data, only banner or comment lines");
-  if (first.front() == '{' || first.front() == '[') return DetectJson(head, first, name);
-  std::vector<std::string_view> fields;
-  std::string scratch;
-  text::SplitCsv(first, ',', &fields, &scratch);
-  if (HasField(fields, "Kernel Name")) return Format::kNcu;
-  if (HasField(fields, "Op Name")) return Format::kMsprof;
-  if (HasField(fields, "Name") &&
-      (HasField(fields, "Duration(us)") || HasField(fields, "Accelerator Core"))) {
-    return Format::kKernelDetails;
+  // ncu prints the profiled application's output before its header.
+  const bool ncu_below = head.find("\"Kernel Name\"") != std::string_view::npos;
+  if (first.front() == '{' || first.front() == '[') {
+    Result<Format> json = DetectJson(head, first, name);
+    return json.ok() || !ncu_below ? json : Result<Format>(Format::kNcu);
   }
-  if (LooksLikePerfCsv(first)) return Format::kPerf;
-  std::string start = text::RepairUtf8(first.substr(0, 60));
-  return BadInput(name, line_number,
-                  "not a profile format cannbot reads (msprof or kernel_details CSV, msprof "
-                  "timeline JSON, Nsight Compute CSV, perf stat -x/-j, cannbot JSON); the line "
-                  "starts '" + start + "'");
+  if (auto format = DetectLine(first)) return *format;
+  if (ncu_below) return Format::kNcu;
+  return Unknown(first, line_number, name);
 }
 
 Result<Profile> ImportProfileFile(const std::string& path, const ImportOptions& options,
@@ -256,7 +324,15 @@ Result<Profile> ImportProfileFile(const std::string& path, const ImportOptions& 
   std::error_code error;
   if (!std::filesystem::exists(path, error)) return Status::NotFound(path + ": no such file");
   if (std::filesystem::is_directory(path, error)) {
-    return Status::InvalidArgument(path + ": is a directory, not a profile file");
+    if (options.format != Format::kAuto && options.format != Format::kMsprofDir &&
+        options.format != Format::kMsprof && options.format != Format::kKernelDetails) {
+      return Status::InvalidArgument(path + ": is a directory, not a " +
+                                     FormatDescription(options.format) + " file");
+    }
+    CANNBOT_ASSIGN_OR_RETURN(Profile profile, internal::ImportMsprofDirectory(path, options));
+    if (!options.device.empty()) profile.device = options.device;
+    if (used != nullptr) *used = Format::kMsprofDir;
+    return profile;
   }
   std::ifstream probe(path, std::ios::binary);
   if (!probe) return Status::IoError(path + ": cannot open for reading");

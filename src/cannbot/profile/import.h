@@ -1,12 +1,13 @@
 // Profile import: turns what a profiler wrote into the canonical Profile.
 //
 // Formats (docs/profiles.md has one example each):
-//   msprof          Ascend msprof op_summary_*.csv (every metric-name generation) and the
-//                   l2_cache_*.csv companion
+//   msprof          Ascend msprof op_summary_*.csv (every metric-name generation),
+//                   task_time_*.csv, op_statistic_*.csv and the l2_cache_*.csv companion
+//   msprof_dir      an msprof output directory: its CSVs found and joined per op
 //   kernel_details  the Ascend PyTorch adapter's kernel_details.csv
 //   timeline        msprof's Chrome-trace JSON (msprof_*.json)
 //   ncu             Nsight Compute --csv, details (long) and raw (wide) pages
-//   perf            Linux perf stat -x SEP and perf stat -j
+//   perf            Linux perf stat: the plain report (also -r and -I), -x SEP and -j
 //   json            cannbot profile JSON (Profile::ToJson)
 // The format is detected from the content, never from the file name, unless forced.
 //
@@ -28,9 +29,10 @@
 
 namespace cannbot::profile {
 
-enum class Format { kAuto, kMsprof, kKernelDetails, kTimeline, kNcu, kPerf, kJson };
+enum class Format { kAuto, kMsprof, kKernelDetails, kTimeline, kNcu, kPerf, kJson, kMsprofDir };
 
-// "msprof", "kernel_details", "timeline", "ncu", "perf", "json" ("auto" for kAuto).
+// "msprof", "kernel_details", "timeline", "ncu", "perf", "json", "msprof_dir" ("auto" for
+// kAuto).
 const char* FormatName(Format format);
 // For people: "msprof op_summary CSV".
 const char* FormatDescription(Format format);
@@ -52,9 +54,11 @@ struct ImportOptions {
 };
 
 // Detects the format from the first bytes of a file. `name` is used in error messages only.
+// When nothing fits, the error names the closest format and the first line that did not fit.
 Result<Format> DetectFormat(std::string_view head, const std::string& name);
 
-// Imports a file. `used`, when given, receives the format that was read.
+// Imports a file, or an msprof output directory (kMsprofDir). `used`, when given, receives
+// the format that was read.
 Result<Profile> ImportProfileFile(const std::string& path, const ImportOptions& options,
                                   Format* used = nullptr);
 // Imports text held in memory (an upload); `name` stands for the file in messages.

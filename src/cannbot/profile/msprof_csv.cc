@@ -256,15 +256,14 @@ void MsprofReader::Describe(Aggregator::Entry* entry, bool first,
     std::string_view dtypes = field(layout_.dtypes);
     if (dtypes != "N/A") k.input_dtypes = text::RepairUtf8(dtypes);
   }
-  // A MIX task on a chip that leaves Block Dim empty has its blocks in Mix Block Dim.
-  for (int column : {layout_.block_dim, layout_.mix_block_dim}) {
-    if (column < 0) continue;
-    Number b = ParseNumber(fields[static_cast<size_t>(column)]);
-    if (b.ok() && b.value > 0 && b.value < 1e12) {
-      agg_.SetBlockDim(entry, static_cast<int64_t>(b.value));
-      break;
-    }
-  }
+  // A MIX task whose Block Dim is empty or 0 has its blocks in Mix Block Dim.
+  auto blocks = [&](int column) {
+    Number b = column < 0 ? Number() : ParseNumber(fields[static_cast<size_t>(column)]);
+    return b.ok() && b.value >= 0 && b.value < 1e12 ? static_cast<int64_t>(b.value) : -1;
+  };
+  int64_t block_dim = blocks(layout_.block_dim);
+  if (block_dim <= 0) block_dim = std::max(block_dim, blocks(layout_.mix_block_dim));
+  if (block_dim >= 0) agg_.SetBlockDim(entry, block_dim);
 }
 
 void MsprofReader::Row(const std::vector<std::string_view>& fields, int64_t line) {

@@ -3,6 +3,9 @@
 //                   their display names ("DRAM Throughput") with a unit column;
 //   raw (wide):     one launch per row, metric ids as column names, units in the second row.
 // "==PROF==" banner lines, "n/a" values and thousands separators ("1,234,567") are accepted.
+// ncu prints the profiled application's own output on the same stream, before the header and
+// between records: ncu quotes every field it writes, so an unquoted line is the
+// application's, skipped and counted in a note.
 // Launches of one kernel name are folded into one KernelProfile.
 #include <cmath>
 #include <map>
@@ -166,7 +169,16 @@ class NcuReader {
   Launch launch_;
   std::string device_name_;
   int64_t launches_ = 0;
+  int64_t application_lines_ = 0;
+  int64_t first_other_line_ = 0;  // the first line that was not ncu's, for the error
+  std::string first_other_;
 };
+
+// ncu writes every CSV field quoted; the application it profiled does not.
+bool IsNcuRecord(std::string_view line) {
+  line = Trim(line);
+  return !line.empty() && line.front() == '"';
+}
 
 Status NcuReader::Header(const std::vector<std::string_view>& fields, int64_t line) {
   for (std::string_view f : fields) header_.emplace_back(Trim(f));
@@ -299,6 +311,14 @@ Result<Profile> NcuReader::Read(std::istream& in) {
       return BadInput(name_, reader.line_number(), "a line longer than a megabyte: not CSV");
     }
     if (IsBannerLine(line)) continue;  // ==PROF== lines may appear anywhere
+    if (!IsNcuRecord(line) || (!have_header && line.find("Kernel Name") == line.npos)) {
+      if (first_other_line_ == 0) {
+        first_other_line_ = reader.line_number();
+        first_other_ = text::RepairUtf8(Trim(line).substr(0, 60));
+      }
+      ++application_lines_;
+      continue;
+    }
     if (!text::SplitCsv(line, ',', &fields, &scratch)) {
       skips_.Add("unbalanced quotes", reader.line_number(), "a quoted field is never closed");
       continue;
@@ -321,7 +341,12 @@ Result<Profile> NcuReader::Read(std::istream& in) {
     }
   }
   Flush();
-  if (!have_header) return BadInput(name_, 0, "no Nsight Compute CSV header in the file");
+  if (!have_header) {
+    return BadInput(name_, first_other_line_,
+                    "not an Nsight Compute CSV: no header line with a \"Kernel Name\" column" +
+                        (first_other_.empty() ? std::string()
+                                              : " (this line starts '" + first_other_ + "')"));
+  }
   if (launches_ == 0) {
     return BadInput(name_, 0, "no kernel launches" +
                                   (skips_.total() > 0 ? "; " + skips_.First() : std::string()));
@@ -330,6 +355,10 @@ Result<Profile> NcuReader::Read(std::istream& in) {
   profile.source_tool = "ncu";
   profile.device = device_name_;
   profile.kernels = agg_.Finish(&profile.notes);
+  if (application_lines_ > 0) {
+    profile.notes.push_back("skipped " + std::to_string(application_lines_) +
+                            " line(s) of the profiled application's own output");
+  }
   skips_.AppendNotes(&profile.notes);
   return profile;
 }

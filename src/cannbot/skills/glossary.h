@@ -42,7 +42,7 @@ Terms Tokenize(std::string_view text);
 // a prefix), or a CJK term whose bigrams all occur (so 矩阵乘 matches 矩阵乘法).
 bool Mentions(const Terms& text, std::string_view term);
 
-// The first term of `c` the text uses, or "" when none.
+// The first term of `c` the text uses (without a prefix star), or "" when none.
 std::string FirstMention(const Terms& text, const Concept& c);
 
 // The family of a built-in or user op: "elementwise", "normalisation", "matmul",
@@ -53,8 +53,8 @@ std::string OpFamily(std::string_view op);
 // offered for other ops. `hit` receives the term that said so.
 std::set<std::string> HeavyFamiliesNamed(const Terms& text, std::string* hit);
 
-// Targets whose hardware words the text uses: "ascendc", "cpu", or "cuda" (no cannbot target;
-// a CUDA skill never applies). `hit` receives the first word found.
+// Targets whose hardware words (target::Target::HardwareWords) the text uses, or "cuda" for
+// hardware of no cannbot target (such a skill never applies). `hit` receives the first word.
 std::set<std::string> TargetsNamed(const Terms& text, std::string* hit);
 
 // Shared ASCII words of four letters or more (the English keyword overlap of earlier

@@ -48,6 +48,10 @@ class Ascendc : public Target {
     return parts;
   }
 
+  std::vector<std::string_view> HardwareWords() const override {
+    return {"ascend*", "ai core", "aicore", "cann", "npu*", "unified buffer", "atlas", "昇腾", "达芬奇"};
+  }
+
  private:
   validator::AscendcJudge judge_;
 };

@@ -48,6 +48,10 @@ class Cpu : public Target {
   }
 
   PromptParts Prompt(const ops::OpSpec&) const override { return {}; }
+
+  std::vector<std::string_view> HardwareWords() const override {
+    return {"cpu*", "x86*", "avx*", "neon", "sse*", "aarch64"};
+  }
 };
 
 }  // namespace

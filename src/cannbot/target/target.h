@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cannbot/ascendc/device_profile.h"
 #include "cannbot/ops/op_spec.h"
@@ -90,6 +91,10 @@ class Target {
   virtual std::string DescribeHardware(const HardwareFacts& facts) const = 0;
 
   virtual PromptParts Prompt(const ops::OpSpec& op) const = 0;
+
+  // Words (lower case; a trailing '*' matches any ending) by which a skill's free text says it
+  // is written for this target's hardware, in any language the skill packs use.
+  virtual std::vector<std::string_view> HardwareWords() const = 0;
 };
 
 }  // namespace cannbot::target
