@@ -200,7 +200,12 @@ int Run(const CiFlags& flags, const ops::Registry& registry) {
     Status checked = poster->CheckConfig();
     if (!checked.ok()) return ReportError(checked, false);
   }
-  ci::CiRequest request{flags.repo, flags.base, flags.head, flags.repo_config, {}, &registry};
+  ci::CiRequest request;
+  request.repo_dir = flags.repo;
+  request.base = flags.base;
+  request.head = flags.head;
+  request.repo_config_path = flags.repo_config;
+  request.registry = &registry;
   auto run = ci::Prepare(request);
   if (!run.ok()) return ReportError(run.status(), false);
   DescribePlan(*run);

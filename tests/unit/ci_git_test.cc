@@ -120,6 +120,17 @@ class ScriptedOptimizer : public KernelOptimizer {
   std::vector<KernelInput> inputs;
 };
 
+// A request for the repository's config at `head`, member by member (a braced aggregate with a
+// defaulted GitConfig trips GCC 12's -Wmaybe-uninitialized at -O3).
+CiRequest RequestFor(const std::string& dir, const std::string& base, const std::string& head) {
+  CiRequest request;
+  request.repo_dir = dir;
+  request.base = base;
+  request.head = head;
+  request.registry = &cannbot_test::BuiltInOps();
+  return request;
+}
+
 TEST(CiBotTest, PrepareReadsTheConfigAtHeadAndRunCollectsOneSectionPerChangedKernel) {
   Repo repo;
   repo.Write(".cannbot.toml", kConfig);
@@ -132,7 +143,7 @@ TEST(CiBotTest, PrepareReadsTheConfigAtHeadAndRunCollectsOneSectionPerChangedKer
   repo.Write("ops/noprofile.cpp", "new\n");
   repo.Commit("head");
 
-  auto run = Prepare({repo.path(), "main~1", "main", "", {}, &cannbot_test::BuiltInOps()});
+  auto run = Prepare(RequestFor(repo.path(), "main~1", "main"));
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   EXPECT_EQ(run->config_name, ".cannbot.toml");
   ASSERT_EQ(run->plan.jobs.size(), 3u);
@@ -163,12 +174,12 @@ TEST(CiBotTest, AMissingOrBrokenConfigStopsTheRun) {
   repo.Write(".cannbot.json", "{\"kernels\": [{\"glob\": \"ops/*.cpp\", \"op\": \"nope\"}]}");
   repo.Commit("config");
   // As of the base there is no config at all; at head there is one, with an unknown op.
-  auto missing = Prepare({repo.path(), "main~1", "main~1", "", {}, &cannbot_test::BuiltInOps()});
+  auto missing = Prepare(RequestFor(repo.path(), "main~1", "main~1"));
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), Status::Code::kNotFound);
   EXPECT_NE(missing.status().message().find("no .cannbot.toml or .cannbot.json"),
             std::string::npos);
-  auto broken = Prepare({repo.path(), "main~1", "main", "", {}, &cannbot_test::BuiltInOps()});
+  auto broken = Prepare(RequestFor(repo.path(), "main~1", "main"));
   ASSERT_FALSE(broken.ok());
   EXPECT_NE(broken.status().message().find(".cannbot.json: kernels[1]: unknown op 'nope'"),
             std::string::npos)
