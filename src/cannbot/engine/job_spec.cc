@@ -1,5 +1,7 @@
 #include "cannbot/engine/job_spec.h"
 
+#include <algorithm>
+
 #include "cannbot/target/registry.h"
 #include "cannbot/util/request_fields.h"
 
@@ -69,15 +71,16 @@ Result<JobOptions> ParseOptions(const Json& v) {
 // The name labels reports and diffs; a repository path is kept so diffs name the real file,
 // but nothing absolute, nothing that climbs, nothing unprintable.
 Status CheckName(const std::string& name) {
-  const std::string rule =
-      "field 'name' must be a plain file name or a relative path without '..'";
-  if (name.front() == '/') return Status::InvalidArgument(rule);
+  const Status refused = Status::InvalidArgument(
+      "field 'name' must be a plain file name or a relative path without '..'");
+  if (name.front() == '/') return refused;
   for (char c : name) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == '\\') return Status::InvalidArgument(rule);
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\\') return refused;
   }
-  if (name == ".." || name.rfind("../", 0) == 0 || name.find("/../") != std::string::npos ||
-      (name.size() >= 3 && name.compare(name.size() - 3, 3, "/..") == 0)) {
-    return Status::InvalidArgument(rule);
+  for (size_t begin = 0; begin <= name.size();) {  // each path component
+    const size_t end = std::min(name.find('/', begin), name.size());
+    if (name.compare(begin, end - begin, "..") == 0) return refused;
+    begin = end + 1;
   }
   return Status::Ok();
 }
