@@ -4,6 +4,7 @@
 #include <exception>
 #include <vector>
 
+#include "cannbot/ops/op_spec_file.h"
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {
@@ -11,8 +12,15 @@ int main(int argc, char** argv) {
   CLI::App app{"cannbot: validated kernel optimisation from profiler data"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cannbot 0.1.0");
-  // The composition root: the op registry is built here and passed down, never global.
-  const cannbot::ops::Registry registry = cannbot::ops::Registry::BuiltIns();
+  // The composition root: the op registry is built here and passed down, never global. The
+  // user's op spec directories are added once the arguments are parsed.
+  cannbot::ops::Registry registry = cannbot::ops::Registry::BuiltIns();
+  std::vector<std::string> ops_dirs;
+  app.add_option("--ops-dir", ops_dirs,
+                 "Directory of op spec files (docs/op-spec.md) to add to the built-in ops; "
+                 "repeatable, accepted by every command")
+      ->check(CLI::ExistingDirectory);
+  app.fallthrough();
   const std::vector<Command> commands = {
       RegisterValidate(app, registry), RegisterSuggest(app, registry),
       RegisterDiagnose(app, registry), RegisterOps(app, registry),
@@ -23,6 +31,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? kExitOk : kExitError;
+  }
+  if (auto added = cannbot::ops::AddOpsDirs(ops_dirs, &registry); !added.ok()) {
+    std::fprintf(stderr, "cannbot: %s\n", added.message().c_str());
+    return kExitError;
   }
   try {
     for (const Command& command : commands) {

@@ -127,8 +127,8 @@ class KernelRunnerTest : public ::testing::Test {
   }
 
   void StageInputs(KernelRunner* runner, const CallLayout& layout) {
-    float* a = TensorAt(runner->region(), layout.inputs[0]);
-    float* b = TensorAt(runner->region(), layout.inputs[1]);
+    float* a = static_cast<float*>(TensorAt(runner->region(), layout.inputs[0]));
+    float* b = static_cast<float*>(TensorAt(runner->region(), layout.inputs[1]));
     for (int64_t i = 0; i < kElements; ++i) {
       a[i] = 0.5f * static_cast<float>(i);
       b[i] = 1000.0f - static_cast<float>(i) * 0.25f;
@@ -189,9 +189,9 @@ TEST_F(KernelRunnerTest, CorrectKernelWritesTheRightValuesIntoTheRegion) {
   auto timing = CallOnce(runner.get());
   ASSERT_TRUE(timing.ok()) << timing.status().ToString();
   EXPECT_GT(timing->wall_seconds, 0.0);
-  const float* a = TensorAt(runner->region(), layout_.inputs[0]);
-  const float* b = TensorAt(runner->region(), layout_.inputs[1]);
-  const float* y = TensorAt(runner->region(), layout_.outputs[0]);
+  const float* a = static_cast<const float*>(TensorAt(runner->region(), layout_.inputs[0]));
+  const float* b = static_cast<const float*>(TensorAt(runner->region(), layout_.inputs[1]));
+  const float* y = static_cast<const float*>(TensorAt(runner->region(), layout_.outputs[0]));
   for (int64_t i = 0; i < kElements; ++i) {
     ASSERT_EQ(y[i], a[i] + b[i]) << "at " << i;
   }
@@ -210,11 +210,12 @@ TEST_F(KernelRunnerTest, ZeroRepetitionsCallsNothingAndSucceeds) {
   StageInputs(runner.get(), layout_);
   auto timing = CallOnce(runner.get(), 0);
   ASSERT_TRUE(timing.ok()) << timing.status().ToString();
-  const float* y = TensorAt(runner->region(), layout_.outputs[0]);
-  EXPECT_TRUE(IsPoison(y[0]));  // the kernel never ran
-  EXPECT_TRUE(IsPoison(y[kElements - 1]));
+  const float* y = static_cast<const float*>(TensorAt(runner->region(), layout_.outputs[0]));
+  const ops::DType dtype = layout_.outputs[0].dtype;
+  EXPECT_TRUE(IsPoison(y, dtype, 0));  // the kernel never ran
+  EXPECT_TRUE(IsPoison(y, dtype, kElements - 1));
   ASSERT_TRUE(CallOnce(runner.get(), 1).ok());  // and the runner still works
-  EXPECT_FALSE(IsPoison(y[0]));
+  EXPECT_FALSE(IsPoison(y, dtype, 0));
 }
 
 TEST_F(KernelRunnerTest, CallRotatesOverArgumentSets) {
@@ -230,10 +231,10 @@ TEST_F(KernelRunnerTest, CallRotatesOverArgumentSets) {
   auto timing = (*runner)->Call(0, {layout_.Args(*op_, shape_), second.Args(*op_, shape_)}, 2,
                                 kCallTimeout);
   ASSERT_TRUE(timing.ok()) << timing.status().ToString();
-  const float* a = TensorAt((*runner)->region(), layout_.inputs[0]);
-  const float* b = TensorAt((*runner)->region(), layout_.inputs[1]);
+  const float* a = static_cast<const float*>(TensorAt((*runner)->region(), layout_.inputs[0]));
+  const float* b = static_cast<const float*>(TensorAt((*runner)->region(), layout_.inputs[1]));
   for (const CallLayout* layout : {static_cast<const CallLayout*>(&layout_), &second}) {
-    const float* y = TensorAt((*runner)->region(), layout->outputs[0]);
+    const float* y = static_cast<const float*>(TensorAt((*runner)->region(), layout->outputs[0]));
     EXPECT_EQ(y[7], a[7] + b[7]);
     EXPECT_EQ(y[kElements - 1], a[kElements - 1] + b[kElements - 1]);
   }
@@ -307,7 +308,8 @@ TEST_F(KernelRunnerTest, BeforeSealOpeningOutsideTheWorkDirFailsWithoutKilling) 
   StageInputs(runner.get(), layout_);
   auto timing = CallOnce(runner.get());
   ASSERT_TRUE(timing.ok()) << timing.status().ToString();
-  EXPECT_EQ(TensorAt(runner->region(), layout_.outputs[0])[0], static_cast<float>(EACCES));
+  EXPECT_EQ(static_cast<const float*>(TensorAt(runner->region(), layout_.outputs[0]))[0],
+            static_cast<float>(EACCES));
 }
 
 TEST_F(KernelRunnerTest, StaticConstructorCannotOpenFilesOutsideTheWorkDir) {
@@ -334,7 +336,7 @@ TEST_F(KernelRunnerTest, StaticConstructorCannotOpenFilesOutsideTheWorkDir) {
   StageInputs(runner.get(), layout_);
   auto timing = CallOnce(runner.get());
   ASSERT_TRUE(timing.ok()) << timing.status().ToString();
-  const float* y = TensorAt(runner->region(), layout_.outputs[0]);
+  const float* y = static_cast<const float*>(TensorAt(runner->region(), layout_.outputs[0]));
   EXPECT_EQ(y[0], static_cast<float>(EACCES)) << "errno of open(/etc/passwd) at load time";
   EXPECT_EQ(y[1], 0.0f) << "errno of open(inside.txt) in the work dir at load time";
 }

@@ -34,7 +34,7 @@ ops::Tolerance Tol(double atol, double rtol) {
 Comparison Compare(const std::vector<float>& expected, const std::vector<float>& got,
                    const ops::Tolerance& tolerance = Tol(1e-5, 1e-5)) {
   EXPECT_EQ(expected.size(), got.size());
-  return CompareOutputs(expected.data(), got.data(), static_cast<int64_t>(expected.size()),
+  return CompareOutputs(ops::Tensor::FromFloats(expected), ops::Tensor::FromFloats(got),
                         tolerance);
 }
 
@@ -129,8 +129,8 @@ TEST(CompareTest, OppositeInfinitiesGiveInfiniteError) {
 
 TEST(CompareTest, PoisonIsCountedAsNeverWritten) {
   const float poison = Poison();
-  EXPECT_TRUE(IsPoison(poison));
-  EXPECT_FALSE(IsPoison(kNaN));  // an ordinary NaN is not the poison
+  EXPECT_TRUE(IsPoison(&poison, ops::DType::kF32, 0));
+  EXPECT_FALSE(IsPoison(&kNaN, ops::DType::kF32, 0));  // an ordinary NaN is not the poison
   Comparison c = Compare({1.0f, 2.0f, 3.0f, 4.0f}, {1.0f, poison, kNaN, poison});
   EXPECT_FALSE(c.ok());
   EXPECT_EQ(c.mismatches, 3);

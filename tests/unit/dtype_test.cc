@@ -38,7 +38,8 @@ TEST(DTypeTest, ASignatureAndTheTrafficFollowTheDType) {
   for (Param& p : op.params) {
     if (p.IsTensor()) p.dtype = DType::kF16;
   }
-  EXPECT_EQ(op.CSignature(), "void add(const _Float16* a, const _Float16* b, _Float16* y, int64_t n)");
+  // half and bfloat16 are the kernel prelude's names (dtype.h).
+  EXPECT_EQ(op.CSignature(), "void add(const half* a, const half* b, half* y, int64_t n)");
   EXPECT_DOUBLE_EQ(op.Bytes(perf), fp32_bytes / 2);
 }
 

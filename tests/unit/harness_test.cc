@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,32 +46,40 @@ ops::Shape HarnessShape() {
   return shape;
 }
 
-bool BitwiseEqual(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+bool BitwiseEqual(const ops::Tensor& a, const ops::Tensor& b) {
+  return a.dtype() == b.dtype() && a.bytes() == b.bytes() &&
+         std::memcmp(a.data(), b.data(), a.bytes()) == 0;
 }
 
-size_t ElementsThatDiffer(const std::vector<float>& a, const std::vector<float>& b) {
+size_t ElementsThatDiffer(const ops::Tensor& a, const ops::Tensor& b) {
   size_t n = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) n += a[i] != b[i];
+  for (int64_t i = 0; i < a.elements() && i < b.elements(); ++i) n += a.At(i) != b.At(i);
   return n;
 }
 
 TEST(HarnessTest, SameSeedAndStreamGiveTheSameCall) {
   const ops::OpSpec op = HarnessOp();
   const ops::Shape shape = HarnessShape();
-  const PreparedCall a = PrepareCall(op, shape, 42, "numeric/odd", 0);
-  const PreparedCall b = PrepareCall(op, shape, 42, "numeric/odd", 0);
+  const std::unique_ptr<ReferenceOracle> reference = InProcessReference(op);
+  const Result<PreparedCall> prepared_a = PrepareCall(*reference, op, shape, 42, "numeric/odd", 0);
+  const Result<PreparedCall> prepared_b = PrepareCall(*reference, op, shape, 42, "numeric/odd", 0);
+  ASSERT_TRUE(prepared_a.ok()) << prepared_a.status().ToString();
+  ASSERT_TRUE(prepared_b.ok()) << prepared_b.status().ToString();
+  const PreparedCall& a = prepared_a.value();
+  const PreparedCall& b = prepared_b.value();
   ASSERT_EQ(a.data.inputs.size(), 2u);
   ASSERT_EQ(a.data.expected.size(), 2u);
   for (size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(a.data.inputs[i].size(), 1037u);
+    EXPECT_EQ(a.data.inputs[i].elements(), 1037);
     EXPECT_TRUE(BitwiseEqual(a.data.inputs[i], b.data.inputs[i])) << "input " << i;
     EXPECT_TRUE(BitwiseEqual(a.data.expected[i], b.data.expected[i])) << "output " << i;
   }
   // The expected outputs are the reference's for exactly these inputs.
+  const float* x = a.data.inputs[0].f32();
+  const float* w = a.data.inputs[1].f32();
   for (size_t i = 0; i < 1037; ++i) {
-    ASSERT_EQ(a.data.expected[0][i], a.data.inputs[0][i] + 2 * a.data.inputs[1][i]);
-    ASSERT_EQ(a.data.expected[1][i], a.data.inputs[0][i] - a.data.inputs[1][i]);
+    ASSERT_EQ(a.data.expected[0].f32()[i], x[i] + 2 * w[i]);
+    ASSERT_EQ(a.data.expected[1].f32()[i], x[i] - w[i]);
   }
   EXPECT_EQ(a.layout.end, CallLayout::Plan(op, shape, 0).end);
 }
@@ -78,15 +87,24 @@ TEST(HarnessTest, SameSeedAndStreamGiveTheSameCall) {
 TEST(HarnessTest, AnotherStreamOrSeedGivesOtherInputs) {
   const ops::OpSpec op = HarnessOp();
   const ops::Shape shape = HarnessShape();
-  const CallData base = DrawCallData(op, shape, 42, "numeric/odd");
-  const CallData other_stream = DrawCallData(op, shape, 42, "perf/0");
-  const CallData other_seed = DrawCallData(op, shape, 43, "numeric/odd");
+  const std::unique_ptr<ReferenceOracle> reference = InProcessReference(op);
+  const Result<CallData> drawn_base = DrawCallData(*reference, op, shape, 42, "numeric/odd");
+  const Result<CallData> drawn_other_stream = DrawCallData(*reference, op, shape, 42, "perf/0");
+  const Result<CallData> drawn_other_seed = DrawCallData(*reference, op, shape, 43, "numeric/odd");
+  ASSERT_TRUE(drawn_base.ok()) << drawn_base.status().ToString();
+  ASSERT_TRUE(drawn_other_stream.ok()) << drawn_other_stream.status().ToString();
+  ASSERT_TRUE(drawn_other_seed.ok()) << drawn_other_seed.status().ToString();
+  const CallData& base = drawn_base.value();
+  const CallData& other_stream = drawn_other_stream.value();
+  const CallData& other_seed = drawn_other_seed.value();
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_GT(ElementsThatDiffer(base.inputs[i], other_stream.inputs[i]), 1000u);
     EXPECT_GT(ElementsThatDiffer(base.inputs[i], other_seed.inputs[i]), 1000u);
   }
   // Inputs from elsewhere get the reference's outputs all the same.
-  const CallData again = WithReference(op, shape, base.inputs);
+  const Result<CallData> with_reference = WithReference(*reference, shape, base.inputs);
+  ASSERT_TRUE(with_reference.ok()) << with_reference.status().ToString();
+  const CallData& again = with_reference.value();
   EXPECT_TRUE(BitwiseEqual(again.expected[0], base.expected[0]));
   EXPECT_TRUE(BitwiseEqual(again.expected[1], base.expected[1]));
 }
@@ -94,12 +112,16 @@ TEST(HarnessTest, AnotherStreamOrSeedGivesOtherInputs) {
 class HarnessCallTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    call_ = PrepareCall(op_, shape_, 7, "numeric/odd", kBegin);
+    Result<PreparedCall> prepared = PrepareCall(*reference_, op_, shape_, 7, "numeric/odd", kBegin);
+    ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+    call_ = std::move(prepared).value();
     region_.assign(call_.layout.end, '\0');
     Arm(region_.data(), call_.layout, call_.data);
   }
 
-  float* Tensor(const TensorPlace& place) { return TensorAt(region_.data(), place); }
+  float* Tensor(const TensorPlace& place) {
+    return static_cast<float*>(TensorAt(region_.data(), place));
+  }
   // What a correct kernel leaves behind.
   void WriteExpected() {
     for (size_t i = 0; i < call_.layout.outputs.size(); ++i) {
@@ -116,6 +138,7 @@ class HarnessCallTest : public ::testing::Test {
   static constexpr size_t kBegin = 100;  // tensors are placed relative to `begin`
   const ops::OpSpec op_ = HarnessOp();
   const ops::Shape shape_ = HarnessShape();
+  const std::unique_ptr<ReferenceOracle> reference_ = InProcessReference(op_);
   PreparedCall call_;
   std::vector<char> region_;
 };
@@ -128,7 +151,7 @@ TEST_F(HarnessCallTest, ArmStagesInputsPoisonsOutputsAndFillsGuards) {
   }
   for (const TensorPlace& out : call_.layout.outputs) {
     for (int64_t i = 0; i < out.elements; ++i) {
-      ASSERT_TRUE(IsPoison(Tensor(out)[i])) << out.name << "[" << i << "]";
+      ASSERT_TRUE(IsPoison(Tensor(out), out.dtype, i)) << out.name << "[" << i << "]";
     }
   }
   EXPECT_EQ(Check(), "");
@@ -175,13 +198,13 @@ TEST_F(HarnessCallTest, RestoringAnInputIsNotTampering) {
   float* x = Tensor(call_.layout.inputs[0]);
   x[3] = 1e9f;
   EXPECT_EQ(Check(), "the kernel modified its input x (first at index 3)");
-  x[3] = call_.data.inputs[0][3];
+  x[3] = call_.data.inputs[0].f32()[3];
   EXPECT_EQ(Check(), "");
 }
 
 TEST_F(HarnessCallTest, AWrongOutputIsNamedWithItsElement) {
   WriteExpected();
-  Tensor(call_.layout.outputs[1])[7] = call_.data.expected[1][7] + 0.5f;
+  Tensor(call_.layout.outputs[1])[7] = call_.data.expected[1].f32()[7] + 0.5f;
   EXPECT_EQ(Check(), "");  // the traps are for tampering, not for wrong numbers
   Comparison summary;
   const std::string wrong = Judge(&summary);
@@ -208,7 +231,7 @@ TEST_F(HarnessCallTest, ArmingAgainUndoesTheLastCall) {
   Tensor(call_.layout.inputs[0])[0] += 1;
   Arm(region_.data(), call_.layout, call_.data);
   EXPECT_EQ(Check(), "");
-  EXPECT_TRUE(IsPoison(Tensor(call_.layout.outputs[0])[0]));
+  EXPECT_TRUE(IsPoison(Tensor(call_.layout.outputs[0]), call_.layout.outputs[0].dtype, 0));
 }
 
 }  // namespace

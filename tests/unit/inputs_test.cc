@@ -46,6 +46,17 @@ size_t CountDifferent(const std::vector<float>& a, const std::vector<float>& b) 
   return n;
 }
 
+// GenerateInputs' tensors as fp32 values (the ops here are fp32 throughout).
+std::vector<std::vector<float>> FloatInputs(const ops::OpSpec& op, const ops::Shape& shape,
+                                            uint64_t seed, const std::string& stream) {
+  std::vector<std::vector<float>> values;
+  for (const ops::Tensor& t : GenerateInputs(op, shape, seed, stream)) {
+    EXPECT_EQ(t.dtype(), ops::DType::kF32);
+    values.push_back(t.ToFloats());
+  }
+  return values;
+}
+
 TEST(InputsTest, SameSeedAndStreamGiveIdenticalData) {
   for (const ops::Distribution& d : {Uniform(-1, 1), Normal(0, 1)}) {
     std::vector<float> first = GenerateInput(d, 10000, 42, "numeric/odd/x");
@@ -199,7 +210,7 @@ ops::Shape MakeShape(const std::string& label, int64_t n) {
 
 TEST(InputsTest, GenerateInputsFollowsParamOrderSizesAndDistributions) {
   const ops::OpSpec op = MakeOp();
-  std::vector<std::vector<float>> in = GenerateInputs(op, MakeShape("tiny", 300), 11, "numeric");
+  std::vector<std::vector<float>> in = FloatInputs(op, MakeShape("tiny", 300), 11, "numeric");
   ASSERT_EQ(in.size(), 2u);  // inputs only
   ASSERT_EQ(in[0].size(), 300u);
   ASSERT_EQ(in[1].size(), 600u);
@@ -212,13 +223,13 @@ TEST(InputsTest, GenerateInputsFollowsParamOrderSizesAndDistributions) {
     ASSERT_LT(w, 200.0f);
   }
   // Reproducible.
-  std::vector<std::vector<float>> again = GenerateInputs(op, MakeShape("tiny", 300), 11, "numeric");
+  std::vector<std::vector<float>> again = FloatInputs(op, MakeShape("tiny", 300), 11, "numeric");
   EXPECT_TRUE(SameBits(in[0], again[0]));
   EXPECT_TRUE(SameBits(in[1], again[1]));
   // Another stream or seed gives other data.
-  std::vector<std::vector<float>> other = GenerateInputs(op, MakeShape("tiny", 300), 11, "perf/1");
+  std::vector<std::vector<float>> other = FloatInputs(op, MakeShape("tiny", 300), 11, "perf/1");
   EXPECT_GT(CountDifferent(in[0], other[0]), 290u);
-  std::vector<std::vector<float>> reseeded = GenerateInputs(op, MakeShape("tiny", 300), 12, "numeric");
+  std::vector<std::vector<float>> reseeded = FloatInputs(op, MakeShape("tiny", 300), 12, "numeric");
   EXPECT_GT(CountDifferent(in[0], reseeded[0]), 290u);
 }
 
@@ -226,14 +237,14 @@ TEST(InputsTest, GenerateInputsGivesEachInputItsOwnStream) {
   // Two inputs with the same distribution must not receive the same numbers.
   ops::OpSpec op = MakeOp();
   op.inputs["w"] = Uniform(-1, 1);
-  std::vector<std::vector<float>> in = GenerateInputs(op, MakeShape("tiny", 500), 3, "numeric");
+  std::vector<std::vector<float>> in = FloatInputs(op, MakeShape("tiny", 500), 3, "numeric");
   ASSERT_EQ(in.size(), 2u);
   EXPECT_GT(CountDifferent(in[0], std::vector<float>(in[1].begin(), in[1].begin() + 500)), 490u);
 }
 
 TEST(InputsTest, GenerateInputsAppliesShapeOverrides) {
   const ops::OpSpec op = MakeOp();
-  std::vector<std::vector<float>> in = GenerateInputs(op, MakeShape("big", 1000), 5, "numeric");
+  std::vector<std::vector<float>> in = FloatInputs(op, MakeShape("big", 1000), 5, "numeric");
   ASSERT_EQ(in.size(), 2u);
   for (float x : in[0]) {  // not overridden
     ASSERT_GE(x, -1.0f);

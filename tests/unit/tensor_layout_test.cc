@@ -147,7 +147,7 @@ TEST_F(GuardTest, GuardsAreIntactAfterFill) {
 
 TEST_F(GuardTest, WritingInsideTensorsLeavesGuardsIntact) {
   for (const TensorPlace& p : All(layout_)) {
-    float* data = TensorAt(region_.data(), p);
+    float* data = static_cast<float*>(TensorAt(region_.data(), p));
     for (int64_t i = 0; i < p.elements; ++i) data[i] = static_cast<float>(i) * 0.5f - 3.0f;
   }
   EXPECT_EQ(CheckInputs(), "");
@@ -190,20 +190,20 @@ TEST_F(GuardTest, FirstByteOfLeadingGuardIsChecked) {
 
 TEST_F(GuardTest, PoisonOutputsPoisonsEveryOutputElementOnly) {
   for (const TensorPlace& p : layout_.inputs) {
-    float* data = TensorAt(region_.data(), p);
+    float* data = static_cast<float*>(TensorAt(region_.data(), p));
     for (int64_t i = 0; i < p.elements; ++i) data[i] = 1.25f;
   }
   PoisonOutputs(region_.data(), layout_);
   const TensorPlace& y = layout_.outputs[0];
-  const float* out = TensorAt(region_.data(), y);
+  const float* out = static_cast<const float*>(TensorAt(region_.data(), y));
   for (int64_t i = 0; i < y.elements; ++i) {
     uint32_t bits;
     std::memcpy(&bits, &out[i], sizeof(bits));
     ASSERT_EQ(bits, kPoisonBits) << "element " << i;
-    ASSERT_TRUE(IsPoison(out[i]));
+    ASSERT_TRUE(IsPoison(out, y.dtype, i));
   }
   for (const TensorPlace& p : layout_.inputs) {
-    const float* data = TensorAt(region_.data(), p);
+    const float* data = static_cast<const float*>(TensorAt(region_.data(), p));
     for (int64_t i = 0; i < p.elements; ++i) ASSERT_EQ(data[i], 1.25f) << p.name << " " << i;
   }
   EXPECT_EQ(CheckInputs(), "");

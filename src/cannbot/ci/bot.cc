@@ -49,6 +49,10 @@ Result<KernelInput> ReadInput(const PreparedRun& run, const KernelJob& job,
                               std::vector<std::string>* notes) {
   KernelInput input;
   input.job = job;
+  if (auto op = run.config.repo_ops.find(job.op); op != run.config.repo_ops.end()) {
+    input.op_spec = op->second.spec_text;
+    input.op_reference = op->second.reference_text;
+  }
   CANNBOT_ASSIGN_OR_RETURN(input.source, run.repo.ReadFile(run.head_commit, job.path));
   if (job.profile.empty()) return input;
   auto profile = run.repo.ReadFile(run.head_commit, job.profile);
@@ -70,6 +74,11 @@ Result<PreparedRun> Prepare(const CiRequest& request) {
   CANNBOT_ASSIGN_OR_RETURN(LoadedConfig config, LoadConfig(request, repo, head));
   CANNBOT_ASSIGN_OR_RETURN(std::vector<ChangedFile> changed, repo.ChangedFiles(base, head));
   CANNBOT_ASSIGN_OR_RETURN(std::vector<std::string> files, repo.ListFiles(head));
+  if (!config.config.ops_dir.empty()) {  // the repository's own ops, as of head
+    auto read = [&repo, &head](const std::string& path) { return repo.ReadFile(head, path); };
+    CANNBOT_RETURN_IF_ERROR(LoadRepoOps(files, read, *request.registry, &config.config)
+                                .WithContext(config.name + ": ops_dir"));
+  }
   CiPlan plan = PlanKernels(config.config, changed, files);
   return PreparedRun{std::move(repo),        std::move(base),          std::move(head),
                      std::move(config.name), std::move(config.config), std::move(plan)};

@@ -31,6 +31,9 @@ struct KernelInput {
   KernelJob job;
   std::string source;        // the kernel as of head
   std::string profile_text;  // "" = no profile
+  // The repository's own op (RepoConfig::repo_ops), sent with the job; "" = a known op.
+  std::string op_spec;
+  std::string op_reference;
 };
 
 struct KernelOutcome {

@@ -9,6 +9,8 @@ engine::JobSpec KernelJobSpec(const KernelInput& input, const KernelJobSettings&
   const KernelJob& job = input.job;
   engine::JobSpec spec;
   spec.op = job.op;
+  spec.op_spec = input.op_spec;  // the repository's own op travels with the job
+  spec.op_reference = input.op_reference;
   spec.source = input.source;
   spec.name = job.path;  // the diff names the repository path
   spec.target = job.target;

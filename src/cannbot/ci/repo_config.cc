@@ -6,6 +6,7 @@
 
 #include "cannbot/ci/glob.h"
 #include "cannbot/config/config.h"
+#include "cannbot/ops/op_spec_file.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/target/registry.h"
@@ -83,8 +84,11 @@ Status ReadThresholds(const Json& j, Thresholds* t) {
 
 Status FromJson(const Json& j, RepoConfig* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
-  CANNBOT_RETURN_IF_ERROR(OnlyKeys(j, {"kernels", "thresholds", "fail_on_broken_kernel"}, ""));
+  CANNBOT_RETURN_IF_ERROR(
+      OnlyKeys(j, {"kernels", "thresholds", "fail_on_broken_kernel", "ops_dir"}, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "fail_on_broken_kernel", &config->fail_on_broken_kernel, ""));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "ops_dir", &config->ops_dir, ""));
+  while (config->ops_dir.size() > 1 && config->ops_dir.back() == '/') config->ops_dir.pop_back();
   if (j.contains("thresholds")) {
     CANNBOT_RETURN_IF_ERROR(ReadThresholds(j["thresholds"], &config->thresholds));
   }
@@ -101,6 +105,17 @@ Status FromJson(const Json& j, RepoConfig* config) {
   return Status::Ok();
 }
 
+Status CheckRuleOps(const RepoConfig& config, const ops::Registry& registry) {
+  for (size_t i = 0; i < config.kernels.size(); ++i) {
+    const std::string& op = config.kernels[i].op;
+    if (registry.Find(op) != nullptr || config.repo_ops.count(op) > 0) continue;
+    return Status::InvalidArgument("kernels[" + std::to_string(i + 1) + "]: unknown op '" + op +
+                                   "' (see `cannbot ops`" +
+                                   (config.ops_dir.empty() ? "" : " and " + config.ops_dir) + ")");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& name,
@@ -108,14 +123,44 @@ Result<RepoConfig> ParseRepoConfig(const std::string& text, const std::string& n
   CANNBOT_ASSIGN_OR_RETURN(Json json, config::ParseTomlOrJson(text, name));
   RepoConfig config;
   CANNBOT_RETURN_IF_ERROR(FromJson(json, &config).WithContext(name));
-  for (size_t i = 0; i < config.kernels.size(); ++i) {
-    const std::string& op = config.kernels[i].op;
-    if (registry.Find(op) != nullptr) continue;
-    return Status::InvalidArgument("kernels[" + std::to_string(i + 1) + "]: unknown op '" + op +
-                                   "' (see `cannbot ops`)")
-        .WithContext(name);
-  }
+  if (!config.ops_dir.empty()) return config;  // LoadRepoOps checks the rules' ops
+  CANNBOT_RETURN_IF_ERROR(CheckRuleOps(config, registry).WithContext(name));
   return config;
+}
+
+Status LoadRepoOps(const std::vector<std::string>& repo_files,
+                   const std::function<Result<std::string>(const std::string&)>& read,
+                   const ops::Registry& registry, RepoConfig* config) {
+  const std::string prefix = config->ops_dir + "/";
+  for (const std::string& file : repo_files) {
+    if (file.rfind(prefix, 0) != 0 || file.find('/', prefix.size()) != std::string::npos) continue;
+    if (file.size() < 5 || file.compare(file.size() - 5, 5, ".toml") != 0) continue;
+    RepoOp op;
+    op.path = file;
+    CANNBOT_ASSIGN_OR_RETURN(op.spec_text, read(file));
+    auto load_reference = [&](const std::string& name) -> Result<std::string> {
+      if (name.find("..") != std::string::npos || name.empty() || name[0] == '/') {
+        return Status::InvalidArgument("the reference path must stay inside " + config->ops_dir);
+      }
+      auto text = read(prefix + name);
+      if (text.ok()) op.reference_text = *text;
+      return text;
+    };
+    CANNBOT_ASSIGN_OR_RETURN(ops::OpSpec spec, ops::ParseOpSpec(op.spec_text, file, load_reference));
+    const ops::OpSpec* known = registry.Find(spec.name);
+    if (known != nullptr && !spec.overrides) {
+      return Status::InvalidArgument(file + ": op '" + spec.name + "' is a built-in op (a spec "
+                                     "that means to replace it says overrides = true)");
+    }
+    if (!config->repo_ops.emplace(spec.name, std::move(op)).second) {
+      return Status::InvalidArgument(file + ": op '" + spec.name + "' is defined twice in " +
+                                     config->ops_dir);
+    }
+  }
+  if (config->repo_ops.empty()) {
+    return Status::InvalidArgument("ops_dir '" + config->ops_dir + "' holds no *.toml op spec");
+  }
+  return CheckRuleOps(*config, registry);
 }
 
 std::string ExpandProfilePath(const std::string& profile, const std::string& kernel_path) {

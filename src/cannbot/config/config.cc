@@ -122,6 +122,10 @@ Status FromJson(const Json& j, Config* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
   for (const auto& [key, value] : j.items()) {
     if (key == "db" || key == "min_speedup") continue;
+    if (key == "ops_dirs") {
+      CANNBOT_RETURN_IF_ERROR(Read(j, "ops_dirs", &config->ops_dirs, ""));
+      continue;
+    }
     if (!value.is_object()) return Unknown("", key);
     if (key == "llm") {
       CANNBOT_RETURN_IF_ERROR(ReadLlm(value, &config->llm));
@@ -225,6 +229,10 @@ Status ApplyEnvironment(Config* config) {
   std::string dir;
   while (std::getline(in, dir, ':')) {
     if (!dir.empty()) config->skill_dirs.push_back(dir);
+  }
+  std::stringstream ops_dirs(get("CANNBOT_OPS_DIRS"));
+  while (std::getline(ops_dirs, dir, ':')) {
+    if (!dir.empty()) config->ops_dirs.push_back(dir);
   }
   return Status::Ok();
 }

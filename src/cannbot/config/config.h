@@ -5,6 +5,7 @@
 // File shape (TOML; the JSON form has the same keys):
 //   db = "/var/lib/cannbot/cannbot.db"
 //   min_speedup = 1.05
+//   ops_dirs = ["/opt/team-ops"]     op spec files (docs/op-spec.md) beside the built-ins
 //   [llm]      url, model, api_key_env, temperature, max_tokens, timeout_seconds, retries
 //   [loop]     samples, rounds, good_enough_roofline, token_budget
 //   [skills]   dirs = ["/opt/team-skills"]
@@ -48,6 +49,7 @@ struct Config {
   llm::LlmConfig llm;         // llm.base_url "" = the offline provider
   optimize::LoopConfig loop;
   std::vector<std::string> skill_dirs;  // in addition to the built-in skills/
+  std::vector<std::string> ops_dirs;    // op spec directories, in addition to the built-ins
   std::string compiler = "g++";
   std::vector<std::string> compiler_flags;  // empty = the validator's defaults
   ServerConfig server;
@@ -62,7 +64,8 @@ Status LoadFile(const std::string& path, Config* config);
 // for TOML, the line.
 Result<nlohmann::json> ParseTomlOrJson(const std::string& text, const std::string& name);
 // Applies CANNBOT_DB, CANNBOT_MIN_SPEEDUP, CANNBOT_LLM_URL, CANNBOT_MODEL, CANNBOT_SAMPLES,
-// CANNBOT_ROUNDS, CANNBOT_TEMPERATURE, CANNBOT_MAX_TOKENS, CANNBOT_SKILLS_DIRS (':'-separated),
+// CANNBOT_ROUNDS, CANNBOT_TEMPERATURE, CANNBOT_MAX_TOKENS, CANNBOT_SKILLS_DIRS and
+// CANNBOT_OPS_DIRS (':'-separated, added to the file's lists),
 // CANNBOT_COMPILER, and for the daemon CANNBOT_HOST, CANNBOT_PORT, CANNBOT_WORKERS and
 // CANNBOT_TOKENS (','-separated; replaces the file's list). A malformed number is an error
 // naming the variable.

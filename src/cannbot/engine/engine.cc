@@ -4,6 +4,7 @@
 
 #include "cannbot/diagnosis/diagnosis.h"
 #include "cannbot/engine/providers.h"
+#include "cannbot/ops/op_spec_file.h"
 #include "cannbot/target/registry.h"
 
 namespace cannbot::engine {
@@ -56,7 +57,8 @@ Result<profile::Profile> ProfileFor(const JobSpec& spec, const ops::OpSpec& op,
   if (!target.RunsOnThisCpu()) return profile;
   // No profiler output: measure the kernel here, so the diagnosis (and the recipes and skills
   // it selects) rests on this machine's numbers rather than on nothing.
-  auto measured = validator.MeasureProfile(op.name, {spec.name, spec.source}, spec.options.seed);
+  auto measured =
+      validator.MeasureProfile(op.name, {spec.name, spec.source}, spec.options.seed, &op);
   if (!measured.ok()) {
     report->notes.push_back("self-profile failed: " + measured.status().message());
     return profile;
@@ -97,6 +99,7 @@ Result<const ops::OpSpec*> FindOp(const ops::Registry& registry, const std::stri
 Result<std::unique_ptr<Engine>> Engine::Open(const config::Config& config,
                                              ops::Registry registry,
                                              std::vector<std::string>* warnings) {
+  CANNBOT_RETURN_IF_ERROR(ops::AddOpsDirs(config.ops_dirs, &registry));
   auto owned = std::make_shared<Owned>(Owned{config, std::move(registry), nullptr, nullptr, {}});
   const std::string path = config.db.empty() ? store::Store::DefaultPath() : config.db;
   CANNBOT_ASSIGN_OR_RETURN(owned->store, store::Store::Open(path));
@@ -130,9 +133,23 @@ config::Config Engine::JobConfig(const JobOptions& options) const {
   return c;
 }
 
+Result<const ops::OpSpec*> Engine::ResolveOp(const JobSpec& spec,
+                                             std::optional<ops::OpSpec>* inline_op) const {
+  if (spec.op_spec.empty()) return FindOp(*parts_.registry, spec.op);
+  CANNBOT_ASSIGN_OR_RETURN(*inline_op, ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference));
+  const ops::OpSpec* known = parts_.registry->Find((*inline_op)->name);
+  if (known != nullptr && !(*inline_op)->overrides) {
+    return Status::InvalidArgument("op_spec: op '" + known->name + "' is already defined by " +
+                                   known->origin +
+                                   " (a spec that means to replace it says overrides = true)");
+  }
+  return &**inline_op;
+}
+
 Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
   const auto start = Clock::now();
-  CANNBOT_ASSIGN_OR_RETURN(const ops::OpSpec* op, FindOp(*parts_.registry, spec.op));
+  std::optional<ops::OpSpec> inline_op;  // lives for the whole job: everything borrows it
+  CANNBOT_ASSIGN_OR_RETURN(const ops::OpSpec* op, ResolveOp(spec, &inline_op));
   const target::Target& target = target::OrDefault(spec.target);
   validator::Validator& validator = *parts_.validator;
   config::Config config = JobConfig(spec.options);
@@ -153,7 +170,8 @@ Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
   report.provider = provider->Describe();
   const validator::KernelSource kernel{spec.name, spec.source};
   CANNBOT_ASSIGN_OR_RETURN(report.kernel_check,
-                           validator.CheckKernel(op->name, kernel, spec.options.seed, &target));
+                           validator.CheckKernel(op->name, kernel, spec.options.seed, &target,
+                                                 op));
   if (!report.kernel_check.ok) {
     report.seconds = SecondsSince(start);
     report.notes.push_back("the kernel to optimise is not correct (" +

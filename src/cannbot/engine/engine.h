@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,14 +71,16 @@ class Engine {
   explicit Engine(EngineParts parts) : parts_(parts) {}
 
   // Opens the configured store, builds the validator and loads the skills (their problems go
-  // to `warnings`); the engine owns them and the copy of `config` and `registry`.
+  // to `warnings`); the engine owns them and the copy of `config` and `registry`, to which
+  // the specs of config.ops_dirs are added (a bad spec is an error naming its file).
   static Result<std::unique_ptr<Engine>> Open(const config::Config& config,
                                               ops::Registry registry,
                                               std::vector<std::string>* warnings);
 
   // One optimisation. Errors: NotFound (op not in the registry, naming the known ones),
-  // InvalidArgument (an unreadable profile, an LLM without a model), and the provider's
-  // failure when it produced nothing at all. `progress` may be null.
+  // InvalidArgument (a bad inline op spec, an unreadable profile, an LLM without a model, a
+  // reference that does not build or run), and the provider's failure when it produced
+  // nothing at all. `progress` may be null.
   Result<SuggestReport> Run(const JobSpec& spec, Progress* progress = nullptr);
 
   // The configuration a job runs with: the engine's defaults with the job's options applied.
@@ -91,6 +94,10 @@ class Engine {
 
  private:
   struct Owned;
+  // The job's op: the registry's, or the spec sent with it, parsed into `inline_op`.
+  Result<const ops::OpSpec*> ResolveOp(const JobSpec& spec,
+                                       std::optional<ops::OpSpec>* inline_op) const;
+
   EngineParts parts_;
   std::shared_ptr<Owned> owned_;  // what Open made; null when borrowing
 };

@@ -1,7 +1,10 @@
 #include "cannbot/engine/job_spec.h"
 
+#include "cannbot/ops/op_spec_file.h"
+
 #include <algorithm>
 
+#include "cannbot/ops/op_spec_file.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/util/request_fields.h"
 
@@ -111,6 +114,8 @@ Json JobSpec::ToJson() const {
     if (!profile_name.empty()) out["profile_name"] = profile_name;
   }
   if (!profile_kernel.empty()) out["profile_kernel"] = profile_kernel;
+  if (!op_spec.empty()) out["op_spec"] = op_spec;
+  if (!op_reference.empty()) out["op_reference"] = op_reference;
   return out;
 }
 
@@ -119,8 +124,24 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   JobSpec spec;
   RequestFields f(body, "");
   CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"op", "source", "name", "profile", "profile_format",
-                                       "profile_name", "profile_kernel", "target", "options"}));
-  CANNBOT_RETURN_IF_ERROR(f.Text("op", &spec.op, true, 128));
+                                       "profile_name", "profile_kernel", "target", "options",
+                                       "op_spec", "op_reference"}));
+  CANNBOT_RETURN_IF_ERROR(f.Text("op_spec", &spec.op_spec, false, kMaxSourceBytes));
+  CANNBOT_RETURN_IF_ERROR(f.Text("op_reference", &spec.op_reference, false, kMaxSourceBytes));
+  CANNBOT_RETURN_IF_ERROR(f.Text("op", &spec.op, spec.op_spec.empty(), 128));
+  if (!spec.op_spec.empty()) {  // checked here, so a bad spec is refused before the job queues
+    auto inline_op = ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference);
+    if (!inline_op.ok()) {
+      return Status::InvalidArgument("field 'op_spec': " + inline_op.status().message());
+    }
+    if (!spec.op.empty() && spec.op != inline_op->name) {
+      return Status::InvalidArgument("field 'op' (\"" + spec.op + "\") differs from the name in "
+                                     "'op_spec' (\"" + inline_op->name + "\")");
+    }
+    spec.op = inline_op->name;
+  } else if (!spec.op_reference.empty()) {
+    return Status::InvalidArgument("field 'op_reference' is only meaningful with 'op_spec'");
+  }
   CANNBOT_RETURN_IF_ERROR(f.Text("source", &spec.source, true, kMaxSourceBytes));
   CANNBOT_RETURN_IF_ERROR(f.Text("name", &spec.name, false, 200));
   if (spec.name.empty()) spec.name = "kernel.cpp";

@@ -56,7 +56,11 @@ struct JobOptions {
 };
 
 struct JobSpec {
-  std::string op;                     // a name in the engine's op registry
+  std::string op;                     // a name in the engine's op registry, or op_spec's name
+  // An op sent with the job (docs/op-spec.md): the spec file's TOML text and, when it names
+  // a reference file, that file's text. "" = `op` names an op the engine knows.
+  std::string op_spec;
+  std::string op_reference;
   std::string source;                 // the kernel to optimise
   std::string name = "kernel.cpp";    // the kernel's file name, for reports and diffs
   std::string profile;                // profiler output, "" = none (self-profile when it can)

@@ -11,8 +11,8 @@ struct DTypeInfo {
 };
 
 constexpr DTypeInfo kDTypes[] = {
-    {DType::kF32, "float", "float", 4},          {DType::kF16, "half", "_Float16", 2},
-    {DType::kBF16, "bfloat16", "__bf16", 2},     {DType::kI8, "int8_t", "int8_t", 1},
+    {DType::kF32, "float", "float", 4},          {DType::kF16, "half", "half", 2},
+    {DType::kBF16, "bfloat16", "bfloat16", 2},     {DType::kI8, "int8_t", "int8_t", 1},
     {DType::kU8, "uint8_t", "uint8_t", 1},       {DType::kI32, "int32_t", "int32_t", 4},
     {DType::kI64, "int64_t", "int64_t", 8},
 };

@@ -21,7 +21,8 @@ enum class DType { kF32, kF16, kBF16, kI8, kU8, kI32, kI64 };
 // "float", "half", "bfloat16", "int8_t", "uint8_t", "int32_t", "int64_t": the name in spec
 // files and JSON.
 const char* DTypeName(DType dtype);
-// The element's C++ type in a kernel's signature ("float", "_Float16", "__bf16", "int8_t", ...).
+// The element's C++ type in a kernel's signature ("float", "half", "bfloat16", "int8_t", ...);
+// half and bfloat16 are defined by the kernel prelude (docs/kernel-abi.md).
 const char* DTypeCType(DType dtype);
 size_t DTypeBytes(DType dtype);
 // Inverse of DTypeName. InvalidArgument naming `field` and the allowed values otherwise.

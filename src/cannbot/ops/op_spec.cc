@@ -1,5 +1,6 @@
 #include "cannbot/ops/op_spec.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -52,15 +53,16 @@ std::string Param::CType() const {
 
 std::string Distribution::Describe() const {
   std::ostringstream out;
-  if (kind == Kind::kUniform) {
-    out << "uniform[" << a << ", " << b << ")";
-  } else {
-    out << "normal(mean " << a << ", sd " << b << ")";
+  switch (kind) {
+    case Kind::kUniform: out << "uniform[" << a << ", " << b << ")"; break;
+    case Kind::kNormal: out << "normal(mean " << a << ", sd " << b << ")"; break;
+    case Kind::kInteger: out << "integers in [" << a << ", " << b << "]"; break;
+    case Kind::kProbabilityRows: out << "probability rows (each row sums to 1)"; break;
   }
   if (!edge_values.empty() && edge_fraction > 0) {
     out << " with " << edge_fraction * 100 << "% edge values {";
     const char* sep = "";
-    for (float v : edge_values) {
+    for (double v : edge_values) {
       out << sep << v;
       sep = ", ";
     }
@@ -78,7 +80,64 @@ std::string OpSpec::CSignature() const {
   return sig + ")";
 }
 
+Tolerance Tolerance::Cann(DType dtype) {
+  Tolerance t;
+  t.kind = Kind::kCann;
+  switch (dtype) {
+    case DType::kF16: t.threshold = std::ldexp(1.0, -10); break;
+    case DType::kBF16: t.threshold = std::ldexp(1.0, -7); break;
+    default: t.threshold = std::ldexp(1.0, -13); break;
+  }
+  // The standard's small-value domain: below this magnitude absolute error decides.
+  t.atol = t.threshold * 0.5;
+  t.rtol = 0;
+  return t;
+}
+
+Tolerance Tolerance::Exact() {
+  Tolerance t;
+  t.kind = Kind::kExact;
+  t.atol = 0;
+  t.rtol = 0;
+  return t;
+}
+
+std::string Tolerance::Describe() const {
+  std::ostringstream out;
+  switch (kind) {
+    case Kind::kAbsRel: out << "atol " << atol << ", rtol " << rtol; break;
+    case Kind::kCann:
+      out << "CANN standard: mean relative error < " << threshold
+          << ", max relative error < " << 10 * threshold << ", |error| <= " << atol
+          << " where |expected| < " << atol;
+      break;
+    case Kind::kExact: out << "exact"; break;
+  }
+  return out.str();
+}
+
+const char* ReferenceKindName(ReferenceKind kind) {
+  switch (kind) {
+    case ReferenceKind::kBuiltIn: return "built-in";
+    case ReferenceKind::kSource: return "source";
+    case ReferenceKind::kBaseline: return "baseline";
+  }
+  return "?";
+}
+
+Tolerance OpSpec::ToleranceFor(const Shape& shape, DType dtype) const {
+  auto it = tolerance_by_dtype.find(dtype);
+  if (it != tolerance_by_dtype.end()) return it->second;
+  return tolerance(shape);
+}
+
 std::string OpSpec::ReferenceAsKernel() const {
+  if (reference_kind == ReferenceKind::kSource) {
+    std::string call = ReferenceSymbol() + "(";
+    for (size_t i = 0; i < params.size(); ++i) call += (i > 0 ? ", " : "") + params[i].name;
+    return reference_source + "\n\nextern \"C\" " + CSignature() + " {\n  " + call +
+           ");\n}\n";
+  }
   std::string call = "cannbot_ref::" + name + "(";
   for (size_t i = 0; i < params.size(); ++i) {
     if (i > 0) call += ", ";
@@ -89,6 +148,7 @@ std::string OpSpec::ReferenceAsKernel() const {
 }
 
 double OpSpec::Bytes(const Shape& shape) const {
+  if (this->bytes) return this->bytes(shape);
   double bytes = 0;
   for (const Param& p : params) {
     if (p.IsTensor()) bytes += static_cast<double>(p.elements(shape)) * DTypeBytes(p.dtype);
@@ -151,12 +211,20 @@ nlohmann::json OpSpec::ToJson(bool full) const {
     const Tolerance t = tolerance(s);
     shapes_json.push_back({{"label", s.label}, {"sizes", s.sizes}, {"scalars", s.scalars},
                            {"perf", s.perf}, {"atol", t.atol}, {"rtol", t.rtol},
-                           {"flops", flops(s)}, {"bytes", Bytes(s)}});
+                           {"tolerance", t.Describe()}, {"flops", flops(s)},
+                           {"bytes", Bytes(s)}});
   }
   out["shapes"] = shapes_json;
   nlohmann::json inputs_json = nlohmann::json::object();
   for (const auto& [input, d] : inputs) inputs_json[input] = d.Describe();
   out["inputs"] = inputs_json;
+  nlohmann::json tolerances = nlohmann::json::object();
+  for (const auto& [dtype, t] : tolerance_by_dtype) tolerances[DTypeName(dtype)] = t.Describe();
+  if (!tolerances.empty()) out["tolerance_by_dtype"] = tolerances;
+  out["origin"] = origin;
+  out["reference"] = ReferenceKindName(reference_kind);
+  if (!reference_file.empty()) out["reference_file"] = reference_file;
+  out["random_case"] = static_cast<bool>(random_shape);
   out["reference_source"] = reference_source;
   return out;
 }

@@ -3,8 +3,10 @@
 // An OpSpec is the *contract* between a kernel author and the validator: the exact C
 // signature (derived from `params`), the shapes a kernel is checked on, how inputs are drawn,
 // how close outputs must be, how much work one call does, and a trusted reference kernel.
-// Kernels follow the CPU kernel ABI of docs/kernel-abi.md: contiguous row-major fp32 tensors,
-// inputs first, then outputs, then int64_t sizes, then float scalar attributes.
+// Kernels follow the CPU kernel ABI of docs/kernel-abi.md: contiguous row-major tensors of the
+// params' dtypes, then int64_t sizes and float scalar attributes, in the declared order. The
+// built-in ops are written in C++ (catalog/*.cc); users' ops come from spec files
+// (op_spec_file.h, docs/op-spec.md) and become the same struct.
 //
 // Ownership: OpSpecs live in the immutable Registry (registry.h) for the whole process.
 // Thread-safety: immutable after construction; every member function is const and safe to
@@ -14,12 +16,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cannbot/ops/dtype.h"
+#include "cannbot/ops/tensor.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::ops {
@@ -63,11 +67,14 @@ struct Param {
 // How the values of one input tensor are drawn. Edge values (huge magnitudes, zeros,
 // denormals) are sprinkled in to catch overflow and naive formulas.
 struct Distribution {
-  enum class Kind { kUniform, kNormal };
+  // kInteger: whole numbers in [a, b]; kProbabilityRows: uniform (0, 1] values, each row of
+  // `row_elements` (the last dimension) scaled to sum to 1.
+  enum class Kind { kUniform, kNormal, kInteger, kProbabilityRows };
   Kind kind = Kind::kUniform;
-  double a = -1.0;  // uniform: low bound;  normal: mean
-  double b = 1.0;   // uniform: high bound; normal: standard deviation
-  std::vector<float> edge_values;
+  double a = -1.0;  // uniform, integer: low bound;  normal: mean
+  double b = 1.0;   // uniform: high bound (exclusive); integer: high bound; normal: sd
+  std::function<int64_t(const Shape&)> row_elements;  // kProbabilityRows only
+  std::vector<double> edge_values;
   double edge_fraction = 0.0;  // share of elements replaced by a random edge value
 
   static Distribution Normal(double mean, double sd) {
@@ -87,11 +94,32 @@ struct Distribution {
   std::string Describe() const;
 };
 
-// |got - expected| <= atol + rtol * |expected|, element by element.
+// How close an output must be to the reference's:
+//  kAbsRel: |got - expected| <= atol + rtol * |expected|, element by element;
+//  kCann:   the CANN precision standard: mean relative error (MERE) below `threshold` and
+//           every element's relative error below 10 x threshold (fp16 2^-10, bf16 2^-7,
+//           fp32 2^-13); elements with |expected| < atol are judged by absolute error <= atol;
+//  kExact:  the same value (integer and data-movement ops).
+// Non-finite expected values must be matched exactly in every mode.
 struct Tolerance {
-  double atol = 1e-5;
+  enum class Kind { kAbsRel, kCann, kExact };
+  double atol = 1e-5;  // first, so the built-in catalog's {atol, rtol} reads as before
   double rtol = 1e-5;
+  Kind kind = Kind::kAbsRel;
+  double threshold = 0;  // kCann only
+
+  static Tolerance Cann(DType dtype);
+  static Tolerance Exact();
+  std::string Describe() const;  // "atol 1e-05, rtol 1e-05", "CANN standard (MERE < ...)"
 };
+
+// Whose numbers a kernel must reproduce.
+enum class ReferenceKind {
+  kBuiltIn,   // cannbot's own C++ reference, trusted, run in the validating process
+  kSource,    // a C++ file that came with the op spec: untrusted, sandboxed in its own process
+  kBaseline,  // differential mode: the user's current kernel is the reference
+};
+const char* ReferenceKindName(ReferenceKind kind);  // "built-in", "source", "baseline"
 
 // Pointers to the tensors of one call, in the order of the op's params.
 struct TensorArgs {
@@ -112,11 +140,28 @@ struct OpSpec {
   // shape label then input name.
   std::map<std::string, std::map<std::string, Distribution>> input_overrides;
   std::function<Tolerance(const Shape&)> tolerance;
+  // Per-dtype tolerances of a spec file; an output of a listed dtype uses its entry.
+  std::map<DType, Tolerance> tolerance_by_dtype;
   std::function<double(const Shape&)> flops;  // floating-point operations of one call
+  // Bytes of one call when the spec gives them; unset: every tensor read or written once.
+  std::function<double(const Shape&)> bytes;
+  // A shape drawn within the spec's declared bounds, different for every seed (validation
+  // adds it to the listed cases); unset for ops without bounds. nullopt when no valid shape
+  // was found in a few tries.
+  std::function<std::optional<Shape>(uint64_t seed)> random_shape;
   // Rejects shapes the op cannot take (e.g. a kernel larger than the padded image).
   std::function<Status(const Shape&)> check_shape;
-  ReferenceFn reference;   // trusted, runs in the validating process
-  std::string reference_source;  // the reference's C++ text (namespace cannbot_ref)
+  ReferenceKind reference_kind = ReferenceKind::kBuiltIn;
+  ReferenceFn reference;   // kBuiltIn: trusted, runs in the validating process (fp32 only)
+  // kBuiltIn: the reference's C++ text (namespace cannbot_ref); kSource: the user's file,
+  // defining extern "C" <name>_reference with the op's signature.
+  std::string reference_source;
+  std::string reference_file;  // kSource: where it came from, for messages
+  std::string origin = "built-in";  // or the spec file's path, or "inline"
+  // Which recipes and skills apply: "elementwise", "activation", "binary", "reduction",
+  // "normalization", "matmul", "convolution" or "other".
+  std::string family = "other";
+  bool overrides = false;  // a user spec that knowingly replaces the built-in op of its name
 
   // "void swish(const float* x, float* y, int64_t n)"
   std::string CSignature() const;
@@ -124,8 +169,13 @@ struct OpSpec {
   // with `full`, also the semantics, parameters, shapes (tolerances, work), input
   // distributions and the reference source.
   nlohmann::json ToJson(bool full) const;
-  // A translation unit exporting the reference under the op's extern "C" name.
+  // A translation unit exporting the reference under the op's extern "C" name (kBuiltIn,
+  // kSource).
   std::string ReferenceAsKernel() const;
+  // The extern "C" symbol a kSource reference defines: "<name>_reference".
+  std::string ReferenceSymbol() const { return name + "_reference"; }
+  // The tolerance for an output of `dtype` on `shape`.
+  Tolerance ToleranceFor(const Shape& shape, DType dtype) const;
   // Compulsory memory traffic of one call: every input read once, every output written once.
   double Bytes(const Shape& shape) const;
   const Shape& PerfShape() const;

@@ -37,14 +37,21 @@ Status CheckShape(const OpSpec& op, const Shape& shape) {
 
 Status CheckOp(const OpSpec& op) {
   if (op.name.empty()) return Status::Internal("op without a name");
-  if (!op.reference || !op.tolerance || !op.flops) {
+  const bool built_in = op.reference_kind == ReferenceKind::kBuiltIn;
+  if ((built_in && !op.reference) || !op.tolerance || !op.flops) {
     return Status::Internal(op.name + ": missing reference, tolerance or flops");
   }
-  if (op.reference_source.empty()) return Status::Internal(op.name + ": no reference source");
+  if (op.reference_kind != ReferenceKind::kBaseline && op.reference_source.empty()) {
+    return Status::Internal(op.name + ": no reference source");
+  }
   int perf_shapes = 0;
   for (const Shape& s : op.shapes) perf_shapes += s.perf ? 1 : 0;
   if (perf_shapes != 1) return Status::Internal(op.name + ": needs exactly one perf shape");
-  if (op.shapes.size() < 4) return Status::Internal(op.name + ": needs >= 3 numeric shapes");
+  // Built-ins list tiny, odd and realistic cases; a user's spec at least one (plus a random
+  // case drawn for every validation).
+  if (op.shapes.size() < (built_in ? 4u : 2u)) {
+    return Status::Internal(op.name + ": needs more numeric shapes");
+  }
   bool has_output = false;
   for (const Param& p : op.params) {
     if (p.IsTensor() && !p.elements) return Status::Internal(op.name + ": " + p.name);
@@ -80,6 +87,23 @@ Registry Registry::BuiltIns() {
     std::abort();
   }
   return registry;
+}
+
+Status Registry::Add(OpSpec op) {
+  CANNBOT_RETURN_IF_ERROR(CheckOp(op).WithContext(op.origin));
+  for (OpSpec& existing : ops_) {
+    if (existing.name != op.name) continue;
+    // The same file reached twice (--ops-dir and ops_dirs naming one directory) is one op.
+    if (!op.overrides && existing.origin != op.origin) {
+      return Status::InvalidArgument(
+          op.origin + ": op '" + op.name + "' is already defined by " + existing.origin +
+          " (a spec that means to replace it says overrides = true)");
+    }
+    existing = std::move(op);
+    return Status::Ok();
+  }
+  ops_.push_back(std::move(op));
+  return Status::Ok();
 }
 
 const OpSpec* Registry::Find(std::string_view name) const {

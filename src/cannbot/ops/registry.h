@@ -26,6 +26,10 @@ class Registry {
   // The built-in ops, checked; a broken built-in catalog is a programming error (abort).
   static Registry BuiltIns();
 
+  // Adds a user's op (op_spec_file.h), checked. An op with the name of one already present
+  // is refused unless the new one says `overrides = true`, which replaces it.
+  Status Add(OpSpec op);
+
   const OpSpec* Find(std::string_view name) const;
   const std::vector<OpSpec>& ops() const { return ops_; }
   std::vector<std::string> Names() const;

@@ -113,6 +113,7 @@ Attempt Optimizer::Evaluate(const OptimizeRequest& request, const Proposal& prop
   }
   validator::ValidationRequest v;
   v.op = request.op->name;
+  v.spec = request.op;  // the job's own op when it came with the request
   v.candidate = {a.origin, proposal.code};
   v.baseline = request.original;
   v.baseline_checked = true;

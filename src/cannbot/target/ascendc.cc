@@ -18,6 +18,14 @@ class Ascendc : public Target {
   }
 
   Result<Plan> MakePlan(const ops::OpSpec& op) const override {
+    // The emulated runtime launches fp32 buffers and judges against the built-in reference.
+    bool fp32 = op.reference_kind == ops::ReferenceKind::kBuiltIn;
+    for (const ops::Param& p : op.params) fp32 = fp32 && (!p.IsTensor() || p.dtype == ops::DType::kF32);
+    if (!fp32) {
+      return Status::InvalidArgument(
+          "the ascendc target validates built-in fp32 ops only for now; op '" + op.name +
+          "' comes from " + op.origin + " (use --target cpu)");
+    }
     CANNBOT_ASSIGN_OR_RETURN(validator::AscendcTarget built, validator::MakeAscendcTarget(op));
     Plan plan;
     plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));
@@ -33,7 +41,7 @@ class Ascendc : public Target {
   Result<validator::PerfReport> MeasurePerf(const PerfJob& job) const override {
     return validator::EstimateAscendcPerf(*job.spec, job.candidate_object, job.baseline_object,
                                           job.seed, *job.device, job.runner, job.perf,
-                                          job.work_dir);
+                                          job.work_dir, job.reference);
   }
 
   std::string DescribeHardware(const HardwareFacts& facts) const override {

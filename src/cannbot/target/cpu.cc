@@ -27,7 +27,8 @@ class Cpu : public Target {
 
   Result<validator::PerfReport> MeasurePerf(const PerfJob& job) const override {
     return validator::RunPerfGate(*job.spec, job.candidate_object, job.baseline_object, job.seed,
-                                  *job.machine, job.runner, job.perf, job.work_dir);
+                                  *job.machine, job.runner, job.perf, job.work_dir,
+                                  job.reference);
   }
 
   std::string DescribeHardware(const HardwareFacts& facts) const override {

@@ -25,6 +25,7 @@
 #include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/machine_model.h"
 #include "cannbot/validator/output_judge.h"
+#include "cannbot/validator/reference_oracle.h"
 #include "cannbot/validator/perf_gate.h"
 
 namespace cannbot::target {
@@ -48,6 +49,8 @@ struct PerfJob {
   validator::RunnerConfig runner;
   validator::PerfConfig perf;
   std::string work_dir;
+  // Whose outputs both kernels must reproduce (borrowed); null: the op's built-in reference.
+  const validator::ReferenceOracle* reference = nullptr;
 };
 
 // What a prompt may say about the hardware; the machine model is measured only when asked.

@@ -121,17 +121,20 @@ Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op) {
 }
 
 std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
-                                const std::vector<std::vector<float>>& inputs,
-                                size_t output_index, const float* expected, const float* got,
-                                int64_t elements, const std::string& printed,
-                                Comparison* summary) const {
+                                const std::vector<ops::Tensor>& inputs, size_t output_index,
+                                const ops::Tensor& expected_tensor, const ops::Tensor& got_tensor,
+                                const std::string& printed, Comparison* summary) const {
   const auto stats = LastStats(printed);
   const uint32_t dtype = stats ? stats->dtype_bits : 32;
   const double floor = op.tolerance(shape).atol;
-  std::vector<float> half_expected;
-  if (dtype == 16) {  // the kernel saw its inputs in half: so does the reference
-    std::vector<std::vector<float>> quantized = inputs;
+  // The emulated runtime launches fp32 buffers (ascendc.md); its kernels convert to half.
+  std::vector<float> expected = expected_tensor.ToFloats();
+  const std::vector<float> got = got_tensor.ToFloats();
+  const int64_t elements = static_cast<int64_t>(got.size());
+  if (dtype == 16 && op.reference) {  // the kernel saw its inputs in half: so does the reference
+    std::vector<std::vector<float>> quantized;
     ops::TensorArgs args;
+    for (const ops::Tensor& in : inputs) quantized.push_back(in.ToFloats());
     for (auto& in : quantized) {
       ascendc::QuantizeToHalf(in.data(), static_cast<int64_t>(in.size()));
       args.inputs.push_back(in.data());
@@ -142,13 +145,18 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
     }
     for (auto& o : outs) args.outputs.push_back(o.data());
     op.reference(args, shape);
-    half_expected = std::move(outs[output_index]);
-    ascendc::QuantizeToHalf(half_expected.data(), elements);
-    expected = half_expected.data();
+    expected = std::move(outs[output_index]);
+    ascendc::QuantizeToHalf(expected.data(), elements);
   }
-  *summary = CompareOutputs(expected, got, elements, ops::Tolerance{floor, 0});
+  ops::Tolerance floor_only;
+  floor_only.atol = floor;
+  floor_only.rtol = 0;
+  *summary = CompareOutputs(ops::Tensor::FromFloats(expected), got_tensor.dtype() == ops::DType::kF32
+                                                                   ? got_tensor
+                                                                   : ops::Tensor::FromFloats(got),
+                            floor_only);
   const ascendc::PrecisionReport precision =
-      ascendc::CheckPrecision(expected, got, elements, dtype, floor);
+      ascendc::CheckPrecision(expected.data(), got.data(), elements, dtype, floor);
   summary->mean_rel_error = precision.mere;
   summary->max_rel_error = precision.mare;
   if (precision.pass) {
@@ -180,14 +188,21 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
                                        const std::string& baseline_object, uint64_t seed,
                                        const ascendc::DeviceProfile& device,
                                        const RunnerConfig& runner_config,
-                                       const PerfConfig& config, const std::string& work_dir) {
+                                       const PerfConfig& config, const std::string& work_dir,
+                                       const ReferenceOracle* reference) {
   const ops::Shape& shape = spec.PerfShape();
   PerfReport report;
   report.shape = shape.Describe();
   report.min_speedup = config.min_speedup;
   report.estimated = true;
   report.device = device.name;
-  const PreparedCall prepared = PrepareCall(spec, shape, seed, "perf/ascendc", 0);
+  std::unique_ptr<ReferenceOracle> built_in;
+  if (reference == nullptr) {
+    built_in = InProcessReference(spec);
+    reference = built_in.get();
+  }
+  CANNBOT_ASSIGN_OR_RETURN(const PreparedCall prepared,
+                           PrepareCall(*reference, spec, shape, seed, "perf/ascendc", 0));
   const CallLayout& layout = prepared.layout;
   CANNBOT_ASSIGN_OR_RETURN(auto runner, KernelRunner::Start(runner_config, layout.end, work_dir));
   const std::string* objects[2] = {&baseline_object, &candidate_object};

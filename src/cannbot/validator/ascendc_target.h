@@ -19,6 +19,7 @@
 #include "cannbot/validator/compiler.h"
 #include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/output_judge.h"
+#include "cannbot/validator/reference_oracle.h"
 #include "cannbot/validator/perf_gate.h"
 
 namespace cannbot::validator {
@@ -36,8 +37,8 @@ Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op);
 class AscendcJudge : public OutputJudge {
  public:
   std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
-                    const std::vector<std::vector<float>>& inputs, size_t output_index,
-                    const float* expected, const float* got, int64_t elements,
+                    const std::vector<ops::Tensor>& inputs, size_t output_index,
+                    const ops::Tensor& expected, const ops::Tensor& got,
                     const std::string& printed, Comparison* summary) const override;
   std::string Printing(const std::string& printed) const override;
   std::string ExplainCrash(const std::string& printed) const override;
@@ -50,6 +51,7 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
                                        const std::string& baseline_object, uint64_t seed,
                                        const ascendc::DeviceProfile& device,
                                        const RunnerConfig& runner, const PerfConfig& config,
-                                       const std::string& work_dir);
+                                       const std::string& work_dir,
+                                       const ReferenceOracle* reference = nullptr);
 
 }  // namespace cannbot::validator

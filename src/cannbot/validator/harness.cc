@@ -7,55 +7,41 @@
 namespace cannbot::validator {
 namespace {
 
-// Index of the first element of `place` whose bits differ from `staged`; compared as bits so
-// a NaN the kernel leaves alone counts as unchanged.
-int64_t FirstChangedElement(const char* region, const TensorPlace& place,
-                            const std::vector<float>& staged) {
-  const float* now = TensorAt(region, place);
-  int64_t first = 0;
-  while (first < place.elements &&
-         std::memcmp(&now[first], &staged[static_cast<size_t>(first)], sizeof(float)) == 0) {
-    ++first;
-  }
-  return first;
-}
-
-// "" when every input still holds what the parent staged, else which one changed and where.
+// "" when every input still holds what the parent staged, else which one changed and where
+// (compared as bits, so a NaN the kernel leaves alone counts as unchanged).
 std::string CheckInputsUnchanged(const char* region, const CallLayout& layout,
                                  const CallData& data) {
   for (size_t i = 0; i < data.inputs.size(); ++i) {
     const TensorPlace& place = layout.inputs[i];
     if (std::memcmp(TensorAt(region, place), data.inputs[i].data(), place.bytes()) == 0) continue;
     return "the kernel modified its input " + place.name + " (first at index " +
-           std::to_string(FirstChangedElement(region, place, data.inputs[i])) + ")";
+           std::to_string(ReadTensor(region, place).FirstDifference(data.inputs[i])) + ")";
   }
   return "";
 }
 
 }  // namespace
 
-CallData WithReference(const ops::OpSpec& op, const ops::Shape& shape,
-                       std::vector<std::vector<float>> inputs) {
+Result<CallData> WithReference(const ReferenceOracle& reference, const ops::Shape& shape,
+                               std::vector<ops::Tensor> inputs) {
   CallData data;
   data.inputs = std::move(inputs);
-  ops::TensorArgs args;
-  for (const auto& input : data.inputs) args.inputs.push_back(input.data());
-  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) {
-    data.expected.emplace_back(static_cast<size_t>(p->elements(shape)));
-  }
-  for (auto& out : data.expected) args.outputs.push_back(out.data());
-  op.reference(args, shape);
+  CANNBOT_ASSIGN_OR_RETURN(data.expected, reference.Outputs(shape, data.inputs));
   return data;
 }
 
-CallData DrawCallData(const ops::OpSpec& op, const ops::Shape& shape, uint64_t seed,
-                      const std::string& stream) {
-  return WithReference(op, shape, GenerateInputs(op, shape, seed, stream));
+Result<CallData> DrawCallData(const ReferenceOracle& reference, const ops::OpSpec& op,
+                              const ops::Shape& shape, uint64_t seed, const std::string& stream) {
+  return WithReference(reference, shape, GenerateInputs(op, shape, seed, stream));
 }
 
-PreparedCall PrepareCall(const ops::OpSpec& op, const ops::Shape& shape, uint64_t seed,
-                         const std::string& stream, size_t begin) {
-  return {CallLayout::Plan(op, shape, begin), DrawCallData(op, shape, seed, stream)};
+Result<PreparedCall> PrepareCall(const ReferenceOracle& reference, const ops::OpSpec& op,
+                                 const ops::Shape& shape, uint64_t seed,
+                                 const std::string& stream, size_t begin) {
+  PreparedCall call;
+  call.layout = CallLayout::Plan(op, shape, begin);
+  CANNBOT_ASSIGN_OR_RETURN(call.data, DrawCallData(reference, op, shape, seed, stream));
+  return call;
 }
 
 void StageInputs(char* region, const CallLayout& layout, const CallData& data) {
@@ -79,25 +65,21 @@ std::string CheckAfterCall(const char* region, const CallLayout& layout, const C
   return problem;
 }
 
-std::vector<std::vector<float>> CopyOutputs(const char* region, const CallLayout& layout) {
-  std::vector<std::vector<float>> outputs;
-  for (const TensorPlace& out : layout.outputs) {
-    const float* data = TensorAt(region, out);
-    outputs.emplace_back(data, data + out.elements);
-  }
+std::vector<ops::Tensor> CopyOutputs(const char* region, const CallLayout& layout) {
+  std::vector<ops::Tensor> outputs;
+  for (const TensorPlace& out : layout.outputs) outputs.push_back(ReadTensor(region, out));
   return outputs;
 }
 
 std::string JudgeOutputs(const ops::OpSpec& op, const ops::Shape& shape, const CallData& data,
-                         const std::vector<std::vector<float>>& got, const OutputJudge& judge,
+                         const std::vector<ops::Tensor>& got, const OutputJudge& judge,
                          const std::string& printed, Comparison* summary) {
   *summary = Comparison{};
   std::string first_wrong;
   for (size_t i = 0; i < got.size(); ++i) {
     Comparison c;
     const std::string wrong =
-        judge.Judge(op, shape, data.inputs, i, data.expected[i].data(), got[i].data(),
-                    static_cast<int64_t>(got[i].size()), printed, &c);
+        judge.Judge(op, shape, data.inputs, i, data.expected[i], got[i], printed, &c);
     if (first_wrong.empty()) first_wrong = wrong;
     MergeComparison(summary, c);
   }

@@ -1,7 +1,10 @@
 #include "cannbot/validator/inputs.h"
 
+#include "cannbot/ops/dtype_values.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 namespace cannbot::validator {
@@ -20,37 +23,90 @@ uint64_t StreamSeed(uint64_t seed, const std::string& stream) {
   return h;
 }
 
+// The largest value of `dtype` below `b` (uniform ranges are half-open after rounding).
+double BelowInDType(ops::DType dtype, double b) {
+  ops::Tensor t(dtype, 1);
+  t.Set(0, b);
+  if (dtype == ops::DType::kF32) return std::nextafter(static_cast<float>(b), -INFINITY);
+  if (!ops::DTypeIsFloat(dtype)) return t.At(0) >= b ? t.At(0) - 1 : t.At(0);
+  uint16_t bits;  // fp16 and bfloat16 are sign-magnitude: step the bits toward -infinity
+  std::memcpy(&bits, t.data(), sizeof(bits));
+  if (t.At(0) < b) return t.At(0);
+  if (bits == 0) bits = 0x8001;
+  else if (bits & 0x8000) ++bits;
+  else --bits;
+  std::memcpy(t.data(), &bits, sizeof(bits));
+  return t.At(0);
+}
+
+void DrawBase(const ops::Distribution& d, int64_t row_elements, std::mt19937_64& engine,
+              ops::Tensor* values) {
+  const int64_t n = values->elements();
+  switch (d.kind) {
+    case ops::Distribution::Kind::kNormal: {
+      std::normal_distribution<double> normal(d.a, d.b);
+      for (int64_t i = 0; i < n; ++i) values->Set(i, normal(engine));
+      return;
+    }
+    case ops::Distribution::Kind::kInteger: {
+      std::uniform_int_distribution<int64_t> integer(static_cast<int64_t>(std::ceil(d.a)),
+                                                     static_cast<int64_t>(std::floor(d.b)));
+      for (int64_t i = 0; i < n; ++i) values->Set(i, static_cast<double>(integer(engine)));
+      return;
+    }
+    case ops::Distribution::Kind::kProbabilityRows: {
+      std::uniform_real_distribution<double> uniform(1e-3, 1.0);
+      const int64_t row = row_elements > 0 ? row_elements : n;
+      std::vector<double> draw(static_cast<size_t>(row));
+      for (int64_t start = 0; start < n; start += row) {
+        const int64_t len = std::min(row, n - start);
+        double sum = 0;
+        for (int64_t j = 0; j < len; ++j) sum += draw[static_cast<size_t>(j)] = uniform(engine);
+        for (int64_t j = 0; j < len; ++j) values->Set(start + j, draw[static_cast<size_t>(j)] / sum);
+      }
+      return;
+    }
+    case ops::Distribution::Kind::kUniform: {
+      std::uniform_real_distribution<double> uniform(d.a, d.b);
+      const double below_b = BelowInDType(values->dtype(), d.b);
+      for (int64_t i = 0; i < n; ++i) {
+        values->Set(i, uniform(engine));
+        if (values->At(i) >= d.b) values->Set(i, below_b);
+      }
+      return;
+    }
+  }
+}
+
 }  // namespace
 
-std::vector<float> GenerateInput(const ops::Distribution& d, int64_t elements, uint64_t seed,
-                                 const std::string& stream) {
+ops::Tensor GenerateInput(const ops::Distribution& d, ops::DType dtype, int64_t elements,
+                          uint64_t seed, const std::string& stream, int64_t row_elements) {
   std::mt19937_64 engine(StreamSeed(seed, stream));
-  std::vector<float> values(static_cast<size_t>(elements));
-  if (d.kind == ops::Distribution::Kind::kNormal) {
-    std::normal_distribution<double> normal(d.a, d.b);
-    for (float& v : values) v = static_cast<float>(normal(engine));
-  } else {
-    std::uniform_real_distribution<double> uniform(d.a, d.b);
-    // Rounding to float can land on b itself; keep the range half-open as documented.
-    const float below_b = std::nextafter(static_cast<float>(d.b), -INFINITY);
-    for (float& v : values) v = std::min(static_cast<float>(uniform(engine)), below_b);
-  }
+  ops::Tensor values(dtype, elements);
+  DrawBase(d, row_elements, engine, &values);
   if (!d.edge_values.empty() && d.edge_fraction > 0) {
     std::bernoulli_distribution pick(d.edge_fraction);
     std::uniform_int_distribution<size_t> which(0, d.edge_values.size() - 1);
-    for (float& v : values) {
-      if (pick(engine)) v = d.edge_values[which(engine)];
+    for (int64_t i = 0; i < elements; ++i) {
+      if (pick(engine)) values.Set(i, d.edge_values[which(engine)]);
     }
   }
   return values;
 }
 
-std::vector<std::vector<float>> GenerateInputs(const ops::OpSpec& op, const ops::Shape& shape,
-                                               uint64_t seed, const std::string& stream) {
-  std::vector<std::vector<float>> inputs;
+std::vector<float> GenerateInput(const ops::Distribution& d, int64_t elements, uint64_t seed,
+                                 const std::string& stream) {
+  return GenerateInput(d, ops::DType::kF32, elements, seed, stream).ToFloats();
+}
+
+std::vector<ops::Tensor> GenerateInputs(const ops::OpSpec& op, const ops::Shape& shape,
+                                        uint64_t seed, const std::string& stream) {
+  std::vector<ops::Tensor> inputs;
   for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kInput)) {
-    inputs.push_back(GenerateInput(op.InputDistribution(shape.label, p->name),
-                                   p->elements(shape), seed, stream + "/" + p->name));
+    const ops::Distribution& d = op.InputDistribution(shape.label, p->name);
+    const int64_t row = d.row_elements ? d.row_elements(shape) : 0;
+    inputs.push_back(GenerateInput(d, p->dtype, p->elements(shape), seed, stream + "/" + p->name, row));
   }
   return inputs;
 }

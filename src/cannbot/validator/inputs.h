@@ -1,7 +1,9 @@
 // Input generation: reproducible random tensors from an op's declared distributions.
 //
-// The values depend only on (seed, stream, distribution, count): a verdict can be replayed
-// with --seed, and different streams (numeric cases, perf sets) never share data.
+// The values depend only on (seed, stream, distribution, dtype, count): a verdict can be
+// replayed with --seed, and different streams (numeric cases, perf sets) never share data.
+// Values are drawn in double and rounded to the tensor's dtype, so a half tensor holds
+// exactly the halves a kernel sees.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -14,13 +16,19 @@
 
 namespace cannbot::validator {
 
-// Uniform values lie in [a, b) after rounding to float. `stream` names what the data is for, e.g. "numeric/odd/x" or "perf/1/x".
+// Uniform values lie in [a, b) after rounding to the dtype. `stream` names what the data is
+// for, e.g. "numeric/odd/x" or "perf/1/x". `row_elements` is the row length of a
+// probability-rows distribution (ignored otherwise).
+ops::Tensor GenerateInput(const ops::Distribution& distribution, ops::DType dtype,
+                          int64_t elements, uint64_t seed, const std::string& stream,
+                          int64_t row_elements = 0);
+// fp32 values (the built-in ops' dtype).
 std::vector<float> GenerateInput(const ops::Distribution& distribution, int64_t elements,
                                  uint64_t seed, const std::string& stream);
 
 // Every input of one call, in param order.
-std::vector<std::vector<float>> GenerateInputs(const ops::OpSpec& op, const ops::Shape& shape,
-                                               uint64_t seed, const std::string& stream);
+std::vector<ops::Tensor> GenerateInputs(const ops::OpSpec& op, const ops::Shape& shape,
+                                        uint64_t seed, const std::string& stream);
 
 // A fresh seed for a run that was not given one.
 uint64_t NewSeed();

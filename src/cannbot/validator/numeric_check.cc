@@ -13,16 +13,15 @@ namespace {
 // differs and whether the second answer is still right.
 std::string SecondRunProblem(const ops::OpSpec& op, const ops::Shape& shape,
                              const PreparedCall& call,
-                             const std::vector<std::vector<float>>& first,
-                             const std::vector<std::vector<float>>& second,
+                             const std::vector<ops::Tensor>& first,
+                             const std::vector<ops::Tensor>& second,
                              const OutputJudge& judge, const std::string& printed) {
   for (size_t i = 0; i < second.size(); ++i) {
     const TensorPlace& out = call.layout.outputs[i];
-    if (std::memcmp(first[i].data(), second[i].data(), out.bytes()) == 0) continue;
+    if (first[i].SameBits(second[i])) continue;
     Comparison c;
     const std::string wrong = judge.Judge(op, shape, call.data.inputs, i,
-                                          call.data.expected[i].data(), second[i].data(),
-                                          out.elements, printed, &c);
+                                          call.data.expected[i], second[i], printed, &c);
     return "nondeterministic: a second run on the same inputs gave different bits in output " +
            out.name +
            (wrong.empty() ? std::string(" (both within tolerance)")
@@ -57,10 +56,26 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
                                       uint64_t seed, const RunnerConfig& runner_config,
                                       const NumericConfig& config, const std::string& work_dir,
                                       const OutputJudge& judge) {
+  return RunNumericCheck(op, *InProcessReference(op), shared_object, seed, runner_config, config,
+                         work_dir, judge);
+}
+
+Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOracle& reference,
+                                      const std::string& shared_object, uint64_t seed,
+                                      const RunnerConfig& runner_config,
+                                      const NumericConfig& config, const std::string& work_dir,
+                                      const OutputJudge& judge) {
   NumericReport report;
-  size_t region_bytes = 0;
+  std::vector<ops::Shape> cases;
   for (const ops::Shape& shape : op.shapes) {
-    if (!shape.perf) region_bytes = std::max(region_bytes, CallLayout::Plan(op, shape, 0).end);
+    if (!shape.perf) cases.push_back(shape);
+  }
+  if (op.random_shape) {  // a case no file lists, different for every seed
+    if (auto random = op.random_shape(seed)) cases.push_back(*random);
+  }
+  size_t region_bytes = 0;
+  for (const ops::Shape& shape : cases) {
+    region_bytes = std::max(region_bytes, CallLayout::Plan(op, shape, 0).end);
   }
   CANNBOT_ASSIGN_OR_RETURN(auto runner,
                            KernelRunner::Start(runner_config, region_bytes, work_dir));
@@ -88,14 +103,14 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& 
   }
   report.sandbox_warnings = runner->sandbox_warnings();
   char* region = runner->region();
-  for (const ops::Shape& shape : op.shapes) {
-    if (shape.perf) continue;
+  for (const ops::Shape& shape : cases) {
     const std::string where = "on case '" + shape.label + "' (" + shape.Describe() + ")";
-    const PreparedCall call = PrepareCall(op, shape, seed, "numeric/" + shape.label, 0);
+    CANNBOT_ASSIGN_OR_RETURN(const PreparedCall call,
+                             PrepareCall(reference, op, shape, seed, "numeric/" + shape.label, 0));
     NumericCase result;
     result.label = shape.label;
     result.shape = shape.Describe();
-    result.tolerance = op.tolerance(shape);
+    result.tolerance = op.tolerance(shape);  // the first output's, for reports
     const std::vector<KernelArg> args = call.layout.Args(op, shape);
 
     Arm(region, call.layout, call.data);

@@ -23,6 +23,7 @@
 #include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/layer.h"
 #include "cannbot/validator/output_judge.h"
+#include "cannbot/validator/reference_oracle.h"
 
 namespace cannbot::validator {
 
@@ -49,8 +50,16 @@ struct NumericReport {
   std::vector<std::string> sandbox_warnings;  // confinement the runner could not apply
 };
 
-// Runs every numeric (non-perf) shape of `op` against `shared_object`, judging outputs with
-// `judge`. An error Status means the validator itself could not run (not the kernel's fault).
+// Runs every numeric (non-perf) shape of `op`, and a random one within the spec's bounds when
+// it declares them, against `shared_object`, judging outputs against `reference`'s with
+// `judge`. An error Status means the validator itself could not run (not the kernel's
+// fault), or the reference misbehaved (InvalidArgument, reference_oracle.h).
+Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOracle& reference,
+                                      const std::string& shared_object, uint64_t seed,
+                                      const RunnerConfig& runner, const NumericConfig& config,
+                                      const std::string& work_dir,
+                                      const OutputJudge& judge = DefaultJudge());
+// The same with the op's built-in reference.
 Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const std::string& shared_object,
                                       uint64_t seed, const RunnerConfig& runner,
                                       const NumericConfig& config, const std::string& work_dir,

@@ -3,13 +3,13 @@
 namespace cannbot::validator {
 
 std::string ToleranceJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
-                                  const std::vector<std::vector<float>>& inputs,
-                                  size_t output_index, const float* expected, const float* got,
-                                  int64_t elements, const std::string& printed,
+                                  const std::vector<ops::Tensor>& inputs,
+                                  size_t output_index, const ops::Tensor& expected,
+                                  const ops::Tensor& got, const std::string& printed,
                                   Comparison* summary) const {
   (void)inputs;
   (void)printed;
-  *summary = CompareOutputs(expected, got, elements, op.tolerance(shape));
+  *summary = CompareOutputs(expected, got, op.ToleranceFor(shape, got.dtype()));
   if (summary->ok()) return "";
   const auto outputs = op.ParamsOfKind(ops::ParamKind::kOutput);
   return "wrong results: " + summary->Describe(outputs[output_index]->name);

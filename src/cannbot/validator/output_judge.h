@@ -22,8 +22,8 @@ class OutputJudge {
   // and `printed` what it wrote during the call. Fills `summary`; returns "" when right,
   // else one sentence.
   virtual std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
-                            const std::vector<std::vector<float>>& inputs, size_t output_index,
-                            const float* expected, const float* got, int64_t elements,
+                            const std::vector<ops::Tensor>& inputs, size_t output_index,
+                            const ops::Tensor& expected, const ops::Tensor& got,
                             const std::string& printed, Comparison* summary) const = 0;
   // The part of `printed` that counts as the kernel printing (a runtime's own lines excluded).
   virtual std::string Printing(const std::string& printed) const { return printed; }
@@ -34,12 +34,12 @@ class OutputJudge {
   }
 };
 
-// |got - expected| <= atol + rtol * |expected| with the op's tolerance for the shape.
+// The op's tolerance for the shape and the output's dtype (compare.h).
 class ToleranceJudge : public OutputJudge {
  public:
   std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
-                    const std::vector<std::vector<float>>& inputs, size_t output_index,
-                    const float* expected, const float* got, int64_t elements,
+                    const std::vector<ops::Tensor>& inputs, size_t output_index,
+                    const ops::Tensor& expected, const ops::Tensor& got,
                     const std::string& printed, Comparison* summary) const override;
 };
 

@@ -29,20 +29,22 @@ std::string Ratio(double value) {
 
 // A copy of `inputs` that differs from it in about 1% of the interior of every tensor large
 // enough to have an interior, and nowhere near either end.
-std::vector<std::vector<float>> MakeTwin(const ops::OpSpec& op, const ops::Shape& shape,
-                                         std::vector<std::vector<float>> inputs, uint64_t seed) {
+std::vector<ops::Tensor> MakeTwin(const ops::OpSpec& op, const ops::Shape& shape,
+                                  std::vector<ops::Tensor> inputs, uint64_t seed) {
   std::mt19937_64 engine(seed);
   const auto params = op.ParamsOfKind(ops::ParamKind::kInput);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    std::vector<float>& data = inputs[i];
-    const int64_t n = static_cast<int64_t>(data.size());
+    ops::Tensor& data = inputs[i];
+    const int64_t n = data.elements();
     if (n < 4 * kTwinKeptEnds) continue;
     const auto& dist = op.InputDistribution(shape.label, params[i]->name);
-    std::vector<float> fresh = GenerateInput(dist, n / 100 + 1, seed, "twin/" + params[i]->name);
+    const ops::Tensor fresh = GenerateInput(dist, data.dtype(), n / 100 + 1, seed,
+                                            "twin/" + params[i]->name);
     std::uniform_int_distribution<int64_t> where(kTwinKeptEnds, n - kTwinKeptEnds - 1);
-    for (float value : fresh) {
-      float& slot = data[static_cast<size_t>(where(engine))];
-      slot = value != slot ? value : -slot + 1.0f;
+    for (int64_t f = 0; f < fresh.elements(); ++f) {
+      const int64_t slot = where(engine);
+      const double value = fresh.At(f);
+      data.Set(slot, value != data.At(slot) ? value : -data.At(slot) + 1.0);
     }
   }
   return inputs;
@@ -50,15 +52,16 @@ std::vector<std::vector<float>> MakeTwin(const ops::OpSpec& op, const ops::Shape
 
 class Gate {
  public:
-  Gate(const ops::OpSpec& op, uint64_t seed, const MachineModel& machine,
-       const PerfConfig& config)
-      : op_(op), shape_(op.PerfShape()), seed_(seed), machine_(machine), config_(config) {}
+  Gate(const ops::OpSpec& op, const ReferenceOracle& reference, uint64_t seed,
+       const MachineModel& machine, const PerfConfig& config)
+      : op_(op), reference_(reference), shape_(op.PerfShape()), seed_(seed), machine_(machine),
+        config_(config) {}
 
   Result<PerfReport> Run(const std::string& candidate, const std::string& baseline,
                          const RunnerConfig& runner_config, const std::string& work_dir);
 
  private:
-  size_t Plan();
+  Result<size_t> Plan();
   int SetAt(size_t position) const { return static_cast<int>((position + rotation_) % sets_.size()); }
   // Stages every position's data set and fills the guards of both banks.
   void StageRound();
@@ -70,6 +73,7 @@ class Gate {
   KernelTiming Summarise(const std::vector<double>& per_call) const;
 
   const ops::OpSpec& op_;
+  const ReferenceOracle& reference_;
   const ops::Shape& shape_;
   uint64_t seed_;
   const MachineModel& machine_;
@@ -81,21 +85,25 @@ class Gate {
   int Bank(int role) const { return (role + static_cast<int>(round_)) % 2; }
   size_t round_ = 0;
   size_t rotation_ = 0;
-  std::vector<std::vector<std::vector<float>>> first_answer_[2];  // [role][set][output]
+  std::vector<std::vector<ops::Tensor>> first_answer_[2];  // [role][set][output]
   std::unique_ptr<KernelRunner> runner_;
   PerfReport report_;
 };
 
-size_t Gate::Plan() {
+Result<size_t> Gate::Plan() {
   const int count = std::max(2, config_.data_sets + config_.data_sets % 2);
   for (int s = 0; s < count; ++s) {
     if (s < count / 2) {
-      sets_.push_back(DrawCallData(op_, shape_, seed_, "perf/" + std::to_string(s)));
+      CANNBOT_ASSIGN_OR_RETURN(CallData set, DrawCallData(reference_, op_, shape_, seed_,
+                                                          "perf/" + std::to_string(s)));
+      sets_.push_back(std::move(set));
     } else {
-      sets_.push_back(WithReference(
-          op_, shape_,
-          MakeTwin(op_, shape_, sets_[static_cast<size_t>(s - count / 2)].inputs,
-                   seed_ + static_cast<uint64_t>(s))));
+      CANNBOT_ASSIGN_OR_RETURN(
+          CallData twin,
+          WithReference(reference_, shape_,
+                        MakeTwin(op_, shape_, sets_[static_cast<size_t>(s - count / 2)].inputs,
+                                 seed_ + static_cast<uint64_t>(s))));
+      sets_.push_back(std::move(twin));
     }
   }
   size_t cursor = 0;
@@ -146,18 +154,17 @@ std::string Gate::CheckBatch(int role) {
     auto& first = first_answer_[role][static_cast<size_t>(s)];
     for (size_t i = 0; i < layout.outputs.size(); ++i) {
       const TensorPlace& out = layout.outputs[i];
-      const float* got = TensorAt(region, out);
+      const ops::Tensor got = ReadTensor(region, out);
+      const ops::Tolerance tolerance = op_.ToleranceFor(shape_, out.dtype);
       if (first.size() <= i) {
-        Comparison c = CompareOutputs(set.expected[i].data(), got, out.elements,
-                                      op_.tolerance(shape_));
+        Comparison c = CompareOutputs(set.expected[i], got, tolerance);
         if (!c.ok()) {
           return "wrong results in a timed run on data set " + std::to_string(s) + ": " +
                  c.Describe(out.name);
         }
-        first.emplace_back(got, got + out.elements);
-      } else if (std::memcmp(first[i].data(), got, out.bytes()) != 0) {
-        Comparison c = CompareOutputs(set.expected[i].data(), got, out.elements,
-                                      op_.tolerance(shape_));
+        first.push_back(got);
+      } else if (!first[i].SameBits(got)) {
+        Comparison c = CompareOutputs(set.expected[i], got, tolerance);
         return "a timed run gave a different answer for data it had already seen, as a cache "
                "or a skipped call would (data set " +
                std::to_string(s) + ", round " + std::to_string(report_.rounds + 1) +
@@ -193,7 +200,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
                              const RunnerConfig& runner_config, const std::string& work_dir) {
   report_.shape = shape_.Describe();
   report_.min_speedup = config_.min_speedup;
-  const size_t region_bytes = Plan();
+  CANNBOT_ASSIGN_OR_RETURN(const size_t region_bytes, Plan());
   CANNBOT_ASSIGN_OR_RETURN(runner_, KernelRunner::Start(runner_config, region_bytes, work_dir));
   auto child_failure = [&](int role, const Status& s, const char* when) -> Result<PerfReport> {
     if (!KernelFailed(s)) return s;
@@ -276,8 +283,14 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
 Result<PerfReport> RunPerfGate(const ops::OpSpec& op, const std::string& candidate_object,
                                const std::string& baseline_object, uint64_t seed,
                                const MachineModel& machine, const RunnerConfig& runner,
-                               const PerfConfig& config, const std::string& work_dir) {
-  Gate gate(op, seed, machine, config);
+                               const PerfConfig& config, const std::string& work_dir,
+                               const ReferenceOracle* reference) {
+  std::unique_ptr<ReferenceOracle> built_in;
+  if (reference == nullptr) {
+    built_in = InProcessReference(op);
+    reference = built_in.get();
+  }
+  Gate gate(op, *reference, seed, machine, config);
   return gate.Run(candidate_object, baseline_object, runner, work_dir);
 }
 

@@ -27,6 +27,7 @@
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/util/stats.h"
 #include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/reference_oracle.h"
 #include "cannbot/validator/layer.h"
 #include "cannbot/validator/machine_model.h"
 
@@ -72,6 +73,7 @@ struct PerfReport {
 Result<PerfReport> RunPerfGate(const ops::OpSpec& op, const std::string& candidate_object,
                                const std::string& baseline_object, uint64_t seed,
                                const MachineModel& machine, const RunnerConfig& runner,
-                               const PerfConfig& config, const std::string& work_dir);
+                               const PerfConfig& config, const std::string& work_dir,
+                               const ReferenceOracle* reference = nullptr);
 
 }  // namespace cannbot::validator

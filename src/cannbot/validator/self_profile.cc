@@ -224,8 +224,15 @@ Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& 
   }
   const MachineModel machine = LoadOrMeasureMachineModel(store, config.runner.cpu);
   const ops::Shape& shape = op.PerfShape();
-  const PreparedCall staged =
-      PrepareCall(op, shape, config.seed.value_or(NewSeed()), "self-profile", 0);
+  std::unique_ptr<ReferenceOracle> built_in;
+  const ReferenceOracle* reference = config.reference;
+  if (reference == nullptr) {
+    built_in = InProcessReference(op);
+    reference = built_in.get();
+  }
+  CANNBOT_ASSIGN_OR_RETURN(
+      const PreparedCall staged,
+      PrepareCall(*reference, op, shape, config.seed.value_or(NewSeed()), "self-profile", 0));
 
   const std::set<pid_t> before = RunnerChildren();
   CANNBOT_ASSIGN_OR_RETURN(auto runner,

@@ -24,6 +24,7 @@
 #include "cannbot/store/store.h"
 #include "cannbot/validator/compiler.h"
 #include "cannbot/validator/kernel_runner.h"
+#include "cannbot/validator/reference_oracle.h"
 #include "cannbot/validator/validator.h"
 
 namespace cannbot::validator {
@@ -31,6 +32,9 @@ namespace cannbot::validator {
 struct SelfProfileConfig {
   CompilerConfig compiler;
   RunnerConfig runner;
+  // Whose outputs the kernel must reproduce before it is timed (borrowed); null: the op's
+  // built-in reference.
+  const ReferenceOracle* reference = nullptr;
   std::chrono::milliseconds call_timeout{60000};  // any single batch
   double min_batch_seconds = 0.02;  // each timed batch repeats the call at least this long
   int rounds = 15;                  // timed batches (fewer when max_seconds runs out)

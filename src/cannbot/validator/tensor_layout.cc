@@ -11,10 +11,11 @@ size_t AlignUp(size_t value, size_t alignment) {
 
 // Places one tensor after `*cursor`, guard zone first, and advances the cursor past the
 // trailing guard zone.
-TensorPlace Place(const std::string& name, int64_t elements, size_t* cursor) {
+TensorPlace Place(const ops::Param& param, const ops::Shape& shape, size_t* cursor) {
   TensorPlace place;
-  place.name = name;
-  place.elements = elements;
+  place.name = param.name;
+  place.elements = param.elements(shape);
+  place.dtype = param.dtype;
   place.offset = AlignUp(*cursor + kGuardBytes, kTensorAlignment);
   *cursor = place.offset + place.bytes() + kGuardBytes;
   return place;
@@ -27,12 +28,12 @@ CallLayout CallLayout::Plan(const ops::OpSpec& op, const ops::Shape& shape, size
   size_t cursor = begin;
   for (const ops::Param& p : op.params) {
     if (p.kind == ops::ParamKind::kInput) {
-      layout.inputs.push_back(Place(p.name, p.elements(shape), &cursor));
+      layout.inputs.push_back(Place(p, shape, &cursor));
     }
   }
   for (const ops::Param& p : op.params) {
     if (p.kind == ops::ParamKind::kOutput) {
-      layout.outputs.push_back(Place(p.name, p.elements(shape), &cursor));
+      layout.outputs.push_back(Place(p, shape, &cursor));
     }
   }
   layout.end = AlignUp(cursor, kTensorAlignment);
@@ -46,7 +47,7 @@ CallLayout CallLayout::WithOutputsAt(const ops::OpSpec& op, const ops::Shape& sh
   size_t cursor = begin;
   for (const ops::Param& p : op.params) {
     if (p.kind == ops::ParamKind::kOutput) {
-      layout.outputs.push_back(Place(p.name, p.elements(shape), &cursor));
+      layout.outputs.push_back(Place(p, shape, &cursor));
     }
   }
   layout.end = AlignUp(cursor, kTensorAlignment);
@@ -74,20 +75,34 @@ std::vector<KernelArg> CallLayout::Args(const ops::OpSpec& op, const ops::Shape&
   return args;
 }
 
-float* TensorAt(char* region, const TensorPlace& place) {
-  return reinterpret_cast<float*>(region + place.offset);
+void* TensorAt(char* region, const TensorPlace& place) { return region + place.offset; }
+
+const void* TensorAt(const char* region, const TensorPlace& place) {
+  return region + place.offset;
 }
 
-const float* TensorAt(const char* region, const TensorPlace& place) {
-  return reinterpret_cast<const float*>(region + place.offset);
+ops::Tensor ReadTensor(const char* region, const TensorPlace& place) {
+  return ops::Tensor::FromBytes(place.dtype, place.elements, TensorAt(region, place));
 }
+
+namespace {
+
+// Fills `count` elements of `width` bytes at `data` with `pattern`'s low `width` bytes.
+void FillPattern(char* data, int64_t count, const void* pattern, size_t width) {
+  for (int64_t i = 0; i < count; ++i) std::memcpy(data + i * static_cast<int64_t>(width), pattern, width);
+}
+
+}  // namespace
 
 void PoisonOutputs(char* region, const CallLayout& layout) {
   for (const TensorPlace& out : layout.outputs) {
-    float poison;
-    std::memcpy(&poison, &kPoisonBits, sizeof(poison));
-    float* data = TensorAt(region, out);
-    for (int64_t i = 0; i < out.elements; ++i) data[i] = poison;
+    char* data = region + out.offset;
+    switch (out.dtype) {
+      case ops::DType::kF32: FillPattern(data, out.elements, &kPoisonBits, 4); break;
+      case ops::DType::kF16: FillPattern(data, out.elements, &kPoisonBitsF16, 2); break;
+      case ops::DType::kBF16: FillPattern(data, out.elements, &kPoisonBitsBF16, 2); break;
+      default: std::memset(data, kPoisonByte, out.bytes()); break;
+    }
   }
 }
 
@@ -120,10 +135,14 @@ std::string CheckGuards(const char* region, const std::vector<TensorPlace>& plac
   return "";
 }
 
-bool IsPoison(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits == kPoisonBits;
+bool IsPoison(const void* data, ops::DType dtype, int64_t index) {
+  const char* element = static_cast<const char*>(data) + index * static_cast<int64_t>(ops::DTypeBytes(dtype));
+  switch (dtype) {
+    case ops::DType::kF32: return std::memcmp(element, &kPoisonBits, 4) == 0;
+    case ops::DType::kF16: return std::memcmp(element, &kPoisonBitsF16, 2) == 0;
+    case ops::DType::kBF16: return std::memcmp(element, &kPoisonBitsBF16, 2) == 0;
+    default: return false;
+  }
 }
 
 }  // namespace cannbot::validator

@@ -3,8 +3,10 @@
 //
 // Every tensor starts on a 64-byte boundary (the ABI promises aligned base pointers) and is
 // framed by guard zones filled with a known byte pattern, so a kernel that writes past either
-// end of any buffer is caught. Outputs are poisoned with a NaN payload before each call, so an
-// element the kernel never wrote is recognisable as such.
+// end of any buffer is caught. Floating-point outputs are poisoned with a NaN payload of their
+// dtype before each call, so an element the kernel never wrote is recognisable as such;
+// integer outputs get a byte pattern (any integer is a valid value, so "never written" shows
+// only as a wrong value there).
 //
 // Thread-safety: plain values and free functions over caller-owned memory.
 #pragma once
@@ -22,13 +24,17 @@ namespace cannbot::validator {
 inline constexpr size_t kTensorAlignment = 64;
 inline constexpr size_t kGuardBytes = 4096;
 inline constexpr unsigned char kGuardByte = 0xCB;
-inline constexpr uint32_t kPoisonBits = 0x7FC0DEADu;  // a quiet NaN with a payload
+inline constexpr uint32_t kPoisonBits = 0x7FC0DEADu;  // fp32: a quiet NaN with a payload
+inline constexpr uint16_t kPoisonBitsF16 = 0x7E5Du;     // fp16: a quiet NaN with a payload
+inline constexpr uint16_t kPoisonBitsBF16 = 0x7FDEu;    // bfloat16: a quiet NaN with a payload
+inline constexpr unsigned char kPoisonByte = 0xA5;      // integers: a pattern
 
 struct TensorPlace {
   std::string name;
   size_t offset = 0;  // bytes from the region's start
   int64_t elements = 0;
-  size_t bytes() const { return static_cast<size_t>(elements) * sizeof(float); }
+  ops::DType dtype = ops::DType::kF32;
+  size_t bytes() const { return static_cast<size_t>(elements) * ops::DTypeBytes(dtype); }
 };
 
 struct CallLayout {
@@ -44,13 +50,16 @@ struct CallLayout {
   std::vector<KernelArg> Args(const ops::OpSpec& op, const ops::Shape& shape) const;
 };
 
-float* TensorAt(char* region, const TensorPlace& place);
-const float* TensorAt(const char* region, const TensorPlace& place);
+void* TensorAt(char* region, const TensorPlace& place);
+const void* TensorAt(const char* region, const TensorPlace& place);
+// A copy of the tensor at `place`.
+ops::Tensor ReadTensor(const char* region, const TensorPlace& place);
 void PoisonOutputs(char* region, const CallLayout& layout);
 void FillGuards(char* region, const std::vector<TensorPlace>& places);
 // Empty when intact, else "wrote past the end of output y (2 bytes after element 1036)".
 std::string CheckGuards(const char* region, const std::vector<TensorPlace>& places,
                         const std::string& role);
-bool IsPoison(float value);
+// Whether element `index` of `place` still holds the poison (never for integer dtypes).
+bool IsPoison(const void* data, ops::DType dtype, int64_t index);
 
 }  // namespace cannbot::validator

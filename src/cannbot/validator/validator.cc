@@ -19,21 +19,26 @@ const MachineModel& Validator::Machine() {
 
 Result<profile::Profile> Validator::MeasureProfile(const std::string& op_name,
                                                   const KernelSource& kernel,
-                                                  std::optional<uint64_t> seed) {
-  const ops::OpSpec* op = registry_.Find(op_name);
-  if (op == nullptr) return Status::NotFound("unknown op '" + op_name + "'");
+                                                  std::optional<uint64_t> seed,
+                                                  const ops::OpSpec* spec) {
   SelfProfileConfig profile_config;
   profile_config.compiler = config_.compiler;
   profile_config.runner = config_.runner;
   profile_config.seed = seed;
   profile_config.max_seconds = 2;  // a diagnosis needs the regime, not a precise figure
+  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(op_name, nullptr, spec));
+  CANNBOT_ASSIGN_OR_RETURN(TempDir work, TempDir::Create("cannbot-profile-reference"));
+  CANNBOT_ASSIGN_OR_RETURN(auto reference, MakeReference(plan, &kernel, seed.value_or(NewSeed()),
+                                                         work.path()));
+  profile_config.reference = reference.get();
   std::lock_guard<std::mutex> perf_lock(perf_mutex_);
-  return SelfProfile(*op, kernel, store_, profile_config);
+  return SelfProfile(*plan.spec, kernel, store_, profile_config);
 }
 
 Result<Validator::TargetPlan> Validator::Plan(const std::string& op_name,
-                                               const target::Target* kind) {
-  const ops::OpSpec* op = registry_.Find(op_name);
+                                               const target::Target* kind,
+                                               const ops::OpSpec* spec) {
+  const ops::OpSpec* op = spec != nullptr ? spec : registry_.Find(op_name);
   if (op == nullptr) return Status::NotFound("unknown op '" + op_name + "'");
   TargetPlan plan;
   plan.kind = &target::OrDefault(kind);
@@ -41,8 +46,56 @@ Result<Validator::TargetPlan> Validator::Plan(const std::string& op_name,
   return plan;
 }
 
+Result<std::unique_ptr<ReferenceOracle>> Validator::MakeReference(const TargetPlan& plan,
+                                                                   const KernelSource* baseline,
+                                                                   uint64_t seed,
+                                                                   const std::string& work_dir) {
+  const ops::OpSpec& op = *plan.spec;
+  if (op.reference_kind == ops::ReferenceKind::kBuiltIn) return InProcessReference(op);
+  SandboxedReferenceConfig sandboxed;
+  sandboxed.runner = config_.runner;
+  sandboxed.work_dir = work_dir;
+  sandboxed.call_timeout = config_.numeric.call_timeout;
+  if (op.reference_kind == ops::ReferenceKind::kSource) {
+    ops::OpSpec as_reference = op;  // the same contract under the reference's own symbol
+    as_reference.name = op.ReferenceSymbol();
+    CANNBOT_ASSIGN_OR_RETURN(CompileResult built, compiler_.Compile(as_reference,
+                                                                    op.reference_source,
+                                                                    work_dir, "reference"));
+    if (!built.ok) {
+      return Status::InvalidArgument("the reference " + op.reference_file + " of op " + op.name +
+                                     " is not usable: " + built.reason);
+    }
+    sandboxed.shared_object = built.shared_object_path;
+    sandboxed.symbol = op.ReferenceSymbol();
+    sandboxed.label = "the reference " + op.reference_file + " (sandboxed)";
+  } else {
+    if (baseline == nullptr) {
+      return Status::InvalidArgument(
+          "op " + op.name + " is in differential mode (reference = \"baseline\"): give the "
+          "kernel it replaces as the baseline (--baseline, or \"baseline\" in the request)");
+    }
+    CANNBOT_ASSIGN_OR_RETURN(CompileResult built, compiler_.Compile(op, baseline->text, work_dir,
+                                                                    "differential-reference",
+                                                                    plan.build));
+    if (!built.ok) {
+      return Status::InvalidArgument("the baseline " + baseline->name +
+                                     " is not a valid kernel: " + built.reason);
+    }
+    sandboxed.shared_object = built.shared_object_path;
+    sandboxed.symbol = op.name;
+    sandboxed.label = "the baseline " + baseline->name +
+                      " (differential mode: correct means the same numbers as the kernel it "
+                      "replaces)";
+  }
+  auto oracle = SandboxedReference(op, std::move(sandboxed));
+  CANNBOT_RETURN_IF_ERROR(ProbeReference(op, *oracle, seed));
+  return oracle;
+}
+
 Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
-                                             const ValidationRequest& request, uint64_t seed,
+                                             const ValidationRequest& request,
+                                             const ReferenceOracle& reference, uint64_t seed,
                                              const std::string& work_dir) {
   const ops::OpSpec& op = *plan.spec;
   if (!request.baseline) {
@@ -50,11 +103,14 @@ Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
       return Status::InvalidArgument("the " + std::string(plan.kind->name()) +
                                      " target has no built-in baseline: give one (--baseline)");
     }
-    CANNBOT_ASSIGN_OR_RETURN(CompileResult built,
-                             compiler_.CompileReference(op, work_dir, "baseline"));
+    const bool trusted = op.reference_kind == ops::ReferenceKind::kBuiltIn;
+    CANNBOT_ASSIGN_OR_RETURN(
+        CompileResult built,
+        trusted ? compiler_.CompileReference(op, work_dir, "baseline")
+                : compiler_.Compile(op, op.ReferenceAsKernel(), work_dir, "baseline"));
     if (!built.ok) {
-      return Status::Internal("the reference kernel of " + op.name +
-                              " does not compile with these flags: " + built.reason);
+      return Status::InvalidArgument("the reference kernel of " + op.name +
+                                     " does not compile with these flags: " + built.reason);
     }
     return built.shared_object_path;
   }
@@ -65,10 +121,14 @@ Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
     return Status::InvalidArgument("the baseline " + baseline.name +
                                    " is not a valid kernel: " + built.reason);
   }
-  if (request.baseline_checked) return built.shared_object_path;
+  // In differential mode the baseline is the reference: nothing to check it against.
+  if (request.baseline_checked || op.reference_kind == ops::ReferenceKind::kBaseline) {
+    return built.shared_object_path;
+  }
   CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
-                           RunNumericCheck(op, built.shared_object_path, seed, config_.runner,
-                                           config_.numeric, work_dir, *plan.judge));
+                           RunNumericCheck(op, reference, built.shared_object_path, seed,
+                                           config_.runner, config_.numeric, work_dir,
+                                           *plan.judge));
   if (!numeric.ok) {
     return Status::InvalidArgument("the baseline " + baseline.name +
                                    " is not a correct kernel: " + numeric.reason);
@@ -78,10 +138,12 @@ Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
 
 Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const KernelSource& kernel,
                                            std::optional<uint64_t> seed,
-                                           const target::Target* kind) {
-  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(op_name, kind));
+                                           const target::Target* kind,
+                                           const ops::OpSpec* spec) {
+  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(op_name, kind, spec));
   CANNBOT_ASSIGN_OR_RETURN(TempDir work, TempDir::Create("cannbot-check"));
   KernelCheck check;
+  const uint64_t run_seed = seed.value_or(NewSeed());
   CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*plan.spec, kernel.text, work.path(),
                                                             "kernel", plan.build));
   if (!check.compile.ok) {
@@ -89,10 +151,14 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
     check.reason = check.compile.reason;
     return check;
   }
+  // In differential mode a user's kernel is its own reference: the check is the sandbox's
+  // and determinism's.
+  CANNBOT_ASSIGN_OR_RETURN(auto reference, MakeReference(plan, &kernel, run_seed, work.path()));
   CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
-                           RunNumericCheck(*plan.spec, check.compile.shared_object_path,
-                                           seed.value_or(NewSeed()), config_.runner,
-                                           config_.numeric, work.path(), *plan.judge));
+                           RunNumericCheck(*plan.spec, *reference,
+                                           check.compile.shared_object_path, run_seed,
+                                           config_.runner, config_.numeric, work.path(),
+                                           *plan.judge));
   check.numeric = numeric;
   check.ok = numeric.ok;
   check.layer = numeric.ok ? Layer::kNone : numeric.layer;
@@ -102,7 +168,7 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
 
 Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   const auto start = SteadyClock::now();
-  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(request.op, request.target));
+  CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(request.op, request.target, request.spec));
   const ops::OpSpec& op = *plan.spec;
   Verdict verdict;
   verdict.op = op.name;
@@ -120,31 +186,43 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
     return verdict;
   };
 
+  // The reference first: a spec whose reference does not build, crashes or is not
+  // deterministic is refused before any candidate runs.
+  CANNBOT_ASSIGN_OR_RETURN(
+      auto reference,
+      MakeReference(plan, request.baseline ? &*request.baseline : nullptr, verdict.seed,
+                    work.path()));
+  verdict.reference = reference->Describe();
   CANNBOT_ASSIGN_OR_RETURN(verdict.compile, compiler_.Compile(op, request.candidate.text,
                                                               work.path(), "candidate",
                                                               plan.build));
   if (!verdict.compile.ok) return finish(false, Layer::kCompile, verdict.compile.reason);
   CANNBOT_ASSIGN_OR_RETURN(std::string baseline_object,
-                           BuildBaseline(plan, request, verdict.seed, work.path()));
+                           BuildBaseline(plan, request, *reference, verdict.seed, work.path()));
 
   CANNBOT_ASSIGN_OR_RETURN(NumericReport numeric,
-                           RunNumericCheck(op, verdict.compile.shared_object_path, verdict.seed,
-                                           config_.runner, config_.numeric, work.path(),
-                                           *plan.judge));
+                           RunNumericCheck(op, *reference, verdict.compile.shared_object_path,
+                                           verdict.seed, config_.runner, config_.numeric,
+                                           work.path(), *plan.judge));
   verdict.numeric = numeric;
   if (!numeric.ok) return finish(false, numeric.layer, numeric.reason);
 
   CANNBOT_ASSIGN_OR_RETURN(PerfReport perf,
-                           MeasurePerf(plan, request, &verdict, baseline_object, work.path()));
+                           MeasurePerf(plan, request, *reference, &verdict, baseline_object,
+                                       work.path()));
   verdict.perf = perf;
   if (!perf.ok) return finish(false, perf.layer, perf.reason);
   const size_t cases = numeric.cases.size();
-  return finish(true, Layer::kNone, "compiles, matches the reference on " + std::to_string(cases) +
-                              " shapes, and is " + perf.reason);
+  const std::string matches = op.reference_kind == ops::ReferenceKind::kBaseline
+                                  ? "matches the baseline's numbers (differential mode) on "
+                                  : "matches the reference on ";
+  return finish(true, Layer::kNone, "compiles, " + matches + std::to_string(cases) +
+                                        " shapes, and is " + perf.reason);
 }
 
 Result<PerfReport> Validator::MeasurePerf(const TargetPlan& plan,
-                                          const ValidationRequest& request, Verdict* verdict,
+                                          const ValidationRequest& request,
+                                          const ReferenceOracle& reference, Verdict* verdict,
                                           const std::string& baseline_object,
                                           const std::string& work_dir) {
   target::PerfJob job;
@@ -157,6 +235,7 @@ Result<PerfReport> Validator::MeasurePerf(const TargetPlan& plan,
   job.perf = config_.perf;
   if (request.min_speedup) job.perf.min_speedup = *request.min_speedup;
   job.work_dir = work_dir;
+  job.reference = &reference;
   if (!plan.kind->RunsOnThisCpu()) return plan.kind->MeasurePerf(job);
   verdict->machine = Machine();
   job.machine = &*verdict->machine;

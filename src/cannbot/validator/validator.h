@@ -28,6 +28,7 @@
 #include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/numeric_check.h"
 #include "cannbot/validator/perf_gate.h"
+#include "cannbot/validator/reference_oracle.h"
 #include "cannbot/validator/verdict.h"
 
 namespace cannbot::validator {
@@ -55,6 +56,9 @@ struct ValidationRequest {
   bool baseline_checked = false;
   std::optional<double> min_speedup;     // none: config().perf.min_speedup
   const target::Target* target = nullptr;  // null: target::Default() (docs/kernel-abi.md)
+  // The op itself when it is not in the validator's registry (a spec sent with a request);
+  // borrowed for the call. Null: `op` is looked up.
+  const ops::OpSpec* spec = nullptr;
 };
 
 class Validator {
@@ -68,15 +72,18 @@ class Validator {
 
   // Compile and numeric layers only: used to check a user's own kernel before optimising it
   // (and to tell a kernel author that their change broke the numbers).
+  // `spec`: as ValidationRequest::spec.
   Result<KernelCheck> CheckKernel(const std::string& op, const KernelSource& kernel,
                                   std::optional<uint64_t> seed = std::nullopt,
-                                  const target::Target* target = nullptr);
+                                  const target::Target* target = nullptr,
+                                  const ops::OpSpec* spec = nullptr);
 
   // The kernel measured on this CPU (SelfProfile with this validator's compiler and runner),
   // for suggestions made without a profiler's output. Timed under the same lock as the perf
   // layer, so it never overlaps another timing of this validator. Errors as SelfProfile.
   Result<profile::Profile> MeasureProfile(const std::string& op, const KernelSource& kernel,
-                                          std::optional<uint64_t> seed = std::nullopt);
+                                          std::optional<uint64_t> seed = std::nullopt,
+                                          const ops::OpSpec* spec = nullptr);
 
   const ValidatorConfig& config() const { return config_; }
   const MachineModel& Machine();
@@ -86,11 +93,21 @@ class Validator {
   struct TargetPlan : target::Plan {
     const target::Target* kind = nullptr;
   };
-  Result<TargetPlan> Plan(const std::string& op, const target::Target* kind);
+  Result<TargetPlan> Plan(const std::string& op, const target::Target* kind,
+                          const ops::OpSpec* spec);
   Result<std::string> BuildBaseline(const TargetPlan& plan, const ValidationRequest& request,
-                                    uint64_t seed, const std::string& work_dir);
+                                    const ReferenceOracle& reference, uint64_t seed,
+                                    const std::string& work_dir);
+  // Whose numbers kernels of `plan` must reproduce: the built-in reference, or the op's own
+  // reference source / the baseline (differential mode), compiled as untrusted code and
+  // probed (it must run and be deterministic) before any candidate runs.
+  Result<std::unique_ptr<ReferenceOracle>> MakeReference(const TargetPlan& plan,
+                                                         const KernelSource* baseline,
+                                                         uint64_t seed,
+                                                         const std::string& work_dir);
   Result<PerfReport> MeasurePerf(const TargetPlan& plan, const ValidationRequest& request,
-                                 Verdict* verdict, const std::string& baseline_object,
+                                 const ReferenceOracle& reference, Verdict* verdict,
+                                 const std::string& baseline_object,
                                  const std::string& work_dir);
 
   ValidatorConfig config_;

@@ -28,7 +28,8 @@ std::string Verdict::RenderText() const {
   std::ostringstream out;
   out << "cannbot validate: op " << op << " (target " << target << "), seed " << seed << "\n";
   out << "  candidate  " << candidate_name << "\n";
-  out << "  baseline   " << baseline_name << "\n\n";
+  out << "  baseline   " << baseline_name << "\n";
+  out << "  reference  " << reference << "\n\n";
   out << Format("  %-9s %-6s %s\n", "layer", "result", "detail");
   const bool compile_failed = !compile.ok;
   out << LayerLine("compile", compile_failed ? "FAIL" : "pass",

@@ -32,6 +32,9 @@ struct Verdict {
   std::string reason;  // one sentence
   std::string candidate_name;
   std::string baseline_name;  // a file, or "reference" (the op's reference kernel)
+  // Whose numbers the candidate had to reproduce: "the built-in reference", "reference
+  // FILE (sandboxed)", or the baseline in differential mode (reference_oracle.h).
+  std::string reference = "the built-in reference";
   CompileResult compile;
   std::optional<NumericReport> numeric;
   std::optional<PerfReport> perf;

@@ -80,6 +80,26 @@ Result<CompileResult> CompileFromJson(const Json& json, const std::string& path)
   return c;
 }
 
+const char* ToleranceKindName(ops::Tolerance::Kind kind) {
+  switch (kind) {
+    case ops::Tolerance::Kind::kCann: return "cann";
+    case ops::Tolerance::Kind::kExact: return "exact";
+    case ops::Tolerance::Kind::kAbsRel: break;
+  }
+  return "absrel";
+}
+
+bool ParseToleranceKind(const std::string& name, ops::Tolerance::Kind* kind) {
+  for (auto k : {ops::Tolerance::Kind::kAbsRel, ops::Tolerance::Kind::kCann,
+                 ops::Tolerance::Kind::kExact}) {
+    if (name == ToleranceKindName(k)) {
+      *kind = k;
+      return true;
+    }
+  }
+  return false;
+}
+
 Json NumericCaseToJson(const NumericCase& c) {
   Json one = {{"label", c.label},
               {"shape", c.shape},
@@ -89,6 +109,11 @@ Json NumericCaseToJson(const NumericCase& c) {
               {"never_written", c.comparison.never_written},
               {"atol", c.tolerance.atol},
               {"rtol", c.tolerance.rtol},
+              {"tolerance", c.tolerance.Describe()},
+              {"tolerance_kind", ToleranceKindName(c.tolerance.kind)},
+              {"threshold", c.tolerance.threshold},
+              {"mean_exceeded", c.comparison.mean_exceeded},
+              {"mean_limit", c.comparison.mean_limit},
               {"seconds", c.seconds},
               {"problem", c.problem}};
   PutFinite(&one, "max_abs_error", c.comparison.max_abs_error);
@@ -124,7 +149,15 @@ Result<NumericCase> NumericCaseFromJson(const Json& json, const std::string& pat
   f.Read("seconds", &c.seconds);
   f.Read("atol", &c.tolerance.atol);
   f.Read("rtol", &c.tolerance.rtol);
+  std::string kind = ToleranceKindName(c.tolerance.kind);
+  f.ReadIfPresent("tolerance_kind", &kind);  // absent in reports older than op specs
+  f.ReadIfPresent("threshold", &c.tolerance.threshold);
+  if (f.ok() && !ParseToleranceKind(kind, &c.tolerance.kind)) {
+    f.Fail("tolerance_kind", "expected \"absrel\", \"cann\" or \"exact\"");
+  }
   Comparison& cmp = c.comparison;
+  f.ReadIfPresent("mean_exceeded", &cmp.mean_exceeded);
+  f.ReadIfPresent("mean_limit", &cmp.mean_limit);
   f.Read("elements", &cmp.elements);
   f.Read("mismatches", &cmp.mismatches);
   f.Read("never_written", &cmp.never_written);
@@ -251,6 +284,7 @@ Json Verdict::ToJson() const {
       {"seed", seed},
       {"candidate", candidate_name},
       {"baseline", baseline_name},
+      {"reference", reference},
       {"compile", CompileToJson(compile)},
       {"numeric", numeric ? NumericToJson(*numeric) : Json(nullptr)},
       {"perf", perf ? PerfToJson(*perf) : Json(nullptr)},
@@ -275,6 +309,7 @@ Result<Verdict> Verdict::FromJson(const Json& json, const std::string& path) {
   f.Read("seed", &v.seed);
   f.Read("candidate", &v.candidate_name);
   f.Read("baseline", &v.baseline_name);
+  f.ReadIfPresent("reference", &v.reference);  // absent in reports older than op specs
   f.Object("compile", &v.compile, CompileFromJson);
   f.Object("numeric", &v.numeric, NumericFromJson);
   f.Object("perf", &v.perf, PerfFromJson);

@@ -1,0 +1,399 @@
+#include "cannbot/ops/op_spec_file.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+
+#include <toml++/toml.h>
+
+#include "cannbot/ops/spec_reader.h"
+#include "cannbot/ops/spec_values.h"
+#include "cannbot/util/expr.h"
+#include "cannbot/util/fs.h"
+
+namespace cannbot::ops {
+namespace {
+
+using spec_file::SpecReader;
+
+const std::set<std::string> kFamilies = {"elementwise", "activation",  "binary",
+                                          "reduction",   "normalization", "matmul",
+                                          "convolution", "other"};
+
+bool IsIdentifier(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  if (!(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// What the parser learns about the params beyond the OpSpec itself.
+struct ParamFacts {
+  std::map<std::string, util::Expr> extents;             // tensor -> its element count
+  std::map<std::string, std::pair<int64_t, int64_t>> bounds;  // size -> [min, max] given
+  std::map<std::string, float> scalar_defaults;
+};
+
+std::map<std::string, int64_t> SizesOf(const Shape& shape) { return shape.sizes; }
+
+std::map<std::string, double> ValuesOf(const Shape& shape) {
+  std::map<std::string, double> values;
+  for (const auto& [name, v] : shape.sizes) values[name] = static_cast<double>(v);
+  for (const auto& [name, v] : shape.scalars) values[name] = v;
+  return values;
+}
+
+void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, OpSpec* op,
+               ParamFacts* facts) {
+  r.OnlyKeys(t, where, {"name", "kind", "dtype", "extent", "min", "max", "default"});
+  const auto name = r.String(t, where, "name", true);
+  const auto kind = r.String(t, where, "kind", true);
+  if (!r.ok()) return;
+  if (!IsIdentifier(*name)) return r.Fail(t.get("name"), where + ".name", "must be a C identifier");
+  Param p;
+  p.name = *name;
+  const std::map<std::string, ParamKind> kinds = {{"input", ParamKind::kInput},
+                                                  {"output", ParamKind::kOutput},
+                                                  {"size", ParamKind::kSize},
+                                                  {"scalar", ParamKind::kScalar}};
+  auto k = kinds.find(*kind);
+  if (k == kinds.end()) {
+    const std::string extra = *kind == "inout" || *kind == "in-out"
+                                  ? " (in-out tensors are not supported yet: declare an input "
+                                    "and a separate output)"
+                                  : "";
+    return r.Fail(t.get("kind"), where + ".kind",
+                  "must be one of: input, output, size, scalar (got \"" + *kind + "\")" + extra);
+  }
+  p.kind = k->second;
+  if (p.IsTensor()) {
+    const auto dtype = r.String(t, where, "dtype", true);
+    const auto extent = r.String(t, where, "extent", true);
+    if (!r.ok()) return;
+    auto parsed_dtype = ParseDType(*dtype, where + ".dtype");
+    if (!parsed_dtype.ok()) return r.Fail(t.get("dtype"), where + ".dtype", parsed_dtype.status().message());
+    p.dtype = *parsed_dtype;
+    auto expr = util::Expr::Parse(*extent);
+    if (!expr.ok()) return r.Fail(t.get("extent"), where + ".extent", expr.status().message());
+    facts->extents[p.name] = *expr;
+    p.elements = [e = *expr](const Shape& s) {
+      auto n = e.EvaluateInteger(SizesOf(s));
+      return n.ok() ? *n : -1;  // every listed shape was checked at load
+    };
+  } else if (p.kind == ParamKind::kSize) {
+    const auto min = r.Integer(t, where, "min", false);
+    const auto max = r.Integer(t, where, "max", false);
+    if (min || max) {
+      if (!(min && max) || *min < 0 || *min > *max) {
+        return r.Fail(&t, where, "min and max go together, with 0 <= min <= max");
+      }
+      facts->bounds[p.name] = {*min, *max};
+    }
+  } else if (const auto d = r.Number(t, where, "default", false)) {
+    facts->scalar_defaults[p.name] = static_cast<float>(*d);
+  }
+  op->params.push_back(std::move(p));
+}
+
+void ReadParams(SpecReader& r, const toml::table& root, OpSpec* op, ParamFacts* facts) {
+  const auto tables = r.Tables(root, "params", true);
+  std::set<std::string> seen;
+  for (size_t i = 0; i < tables.size() && r.ok(); ++i) {
+    const std::string where = "params[" + std::to_string(i) + "]";
+    ReadParam(r, *tables[i], where, op, facts);
+    if (r.ok() && !seen.insert(op->params.back().name).second) {
+      r.Fail(tables[i], where + ".name", "duplicate parameter '" + op->params.back().name + "'");
+    }
+  }
+  if (!r.ok()) return;
+  std::set<std::string> sizes;
+  bool output = false;
+  for (const Param& p : op->params) {
+    if (p.kind == ParamKind::kSize) sizes.insert(p.name);
+    output = output || p.kind == ParamKind::kOutput;
+  }
+  if (!output) return r.Fail(&root, "params", "the op has no output tensor");
+  for (const auto& [tensor, expr] : facts->extents) {
+    for (const std::string& v : expr.Variables()) {
+      if (sizes.count(v) > 0) continue;
+      return r.Fail(&root, "params", "the extent of " + tensor + " (\"" + expr.text() +
+                                         "\") names '" + v + "', which is not a size parameter");
+    }
+  }
+}
+
+// Checks one listed shape: every tensor non-empty, the call within the memory limit.
+void CheckShapeFits(SpecReader& r, const toml::table* node, const std::string& where,
+                    const OpSpec& op, const ParamFacts& facts, const Shape& shape,
+                    const SpecLoadOptions& options) {
+  int64_t bytes = 0;
+  for (const Param& p : op.params) {
+    if (!p.IsTensor()) continue;
+    auto n = facts.extents.at(p.name).EvaluateInteger(shape.sizes);
+    if (!n.ok()) return r.Fail(node, where, "tensor " + p.name + ": " + n.status().message());
+    if (*n < 1) {
+      return r.Fail(node, where, "tensor " + p.name + " has " + std::to_string(*n) +
+                                     " elements on this shape (extent \"" +
+                                     facts.extents.at(p.name).text() + "\")");
+    }
+    if (*n > options.max_call_bytes) return r.Fail(node, where, "tensor " + p.name + " is too large");
+    bytes += *n * static_cast<int64_t>(DTypeBytes(p.dtype));
+  }
+  if (bytes > options.max_call_bytes) {
+    r.Fail(node, where, "one call needs " + FormatBytes(bytes) + " of tensors, above the limit of " +
+                            FormatBytes(options.max_call_bytes));
+  }
+}
+
+void ReadShapes(SpecReader& r, const toml::table& root, OpSpec* op, const ParamFacts& facts,
+                const SpecLoadOptions& options) {
+  const auto tables = r.Tables(root, "shapes", true);
+  std::set<std::string> labels;
+  for (size_t i = 0; i < tables.size() && r.ok(); ++i) {
+    const toml::table& t = *tables[i];
+    const std::string where = "shapes[" + std::to_string(i) + "]";
+    Shape shape;
+    shape.label = r.String(t, where, "label", true).value_or("");
+    shape.perf = r.Bool(t, where, "perf").value_or(false);
+    if (!r.ok()) return;
+    if (!labels.insert(shape.label).second) {
+      return r.Fail(t.get("label"), where + ".label", "duplicate label '" + shape.label + "'");
+    }
+    std::set<std::string> allowed = {"label", "perf"};
+    for (const Param& p : op->params) {
+      if (p.IsTensor()) continue;
+      allowed.insert(p.name);
+      if (p.kind == ParamKind::kSize) {
+        const auto v = r.Integer(t, where, p.name.c_str(), true);
+        if (v && *v < 0) r.Fail(t.get(p.name), where + "." + p.name, "must not be negative");
+        if (v) shape.sizes[p.name] = *v;
+      } else {
+        auto d = facts.scalar_defaults.find(p.name);
+        const auto v = r.Number(t, where, p.name.c_str(), d == facts.scalar_defaults.end());
+        if (v) shape.scalars[p.name] = static_cast<float>(*v);
+        else if (d != facts.scalar_defaults.end()) shape.scalars[p.name] = d->second;
+      }
+    }
+    r.OnlyKeys(t, where, allowed);
+    if (!r.ok()) return;
+    CheckShapeFits(r, &t, where + " ('" + shape.label + "')", *op, facts, shape, options);
+    op->shapes.push_back(std::move(shape));
+  }
+  if (!r.ok()) return;
+  const auto perf = std::count_if(op->shapes.begin(), op->shapes.end(),
+                                  [](const Shape& s) { return s.perf; });
+  if (perf != 1) {
+    return r.Fail(&root, "shapes", "exactly one shape must have perf = true (found " +
+                                       std::to_string(perf) + ")");
+  }
+  if (op->shapes.size() < 2) {
+    r.Fail(&root, "shapes", "list at least one shape to check numbers on besides the perf shape");
+  }
+}
+
+// A case no file lists: sizes drawn within their bounds (declared, else spanned by the
+// listed numeric shapes), retried until every tensor is non-empty and the call small.
+void AddRandomCase(OpSpec* op, const ParamFacts& facts, const SpecLoadOptions& options) {
+  struct Plan {
+    std::map<std::string, std::pair<int64_t, int64_t>> bounds;
+    std::vector<std::pair<util::Expr, size_t>> tensors;  // extent, element bytes
+    std::map<std::string, float> scalars;
+    int64_t max_bytes = 0;
+  };
+  auto plan = std::make_shared<Plan>();
+  plan->max_bytes = options.max_random_call_bytes;
+  const Shape* first_numeric = nullptr;
+  for (const Shape& s : op->shapes) {
+    if (s.perf) continue;
+    if (first_numeric == nullptr) first_numeric = &s;
+    for (const auto& [name, v] : s.sizes) {
+      auto [it, fresh] = plan->bounds.emplace(name, std::make_pair(v, v));
+      if (!fresh) it->second = {std::min(it->second.first, v), std::max(it->second.second, v)};
+    }
+  }
+  for (const auto& [name, b] : facts.bounds) plan->bounds[name] = b;
+  plan->scalars = first_numeric->scalars;
+  for (const Param& p : op->params) {
+    if (p.IsTensor()) plan->tensors.push_back({facts.extents.at(p.name), DTypeBytes(p.dtype)});
+  }
+  op->random_shape = [plan](uint64_t seed) -> std::optional<Shape> {
+    std::mt19937_64 engine(seed ^ 0x72616e646f6dULL);
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      Shape shape;
+      shape.label = "random";
+      shape.scalars = plan->scalars;
+      for (const auto& [name, b] : plan->bounds) {
+        shape.sizes[name] = std::uniform_int_distribution<int64_t>(b.first, b.second)(engine);
+      }
+      int64_t bytes = 0;
+      bool fits = true;
+      for (const auto& [extent, width] : plan->tensors) {
+        auto n = extent.EvaluateInteger(shape.sizes);
+        fits = fits && n.ok() && *n >= 1 && *n <= plan->max_bytes;
+        if (fits) bytes += *n * static_cast<int64_t>(width);
+      }
+      if (fits && bytes <= plan->max_bytes) return shape;
+    }
+    return std::nullopt;
+  };
+}
+
+void ReadWork(SpecReader& r, const toml::table& root, OpSpec* op) {
+  std::set<std::string> names;
+  for (const Param& p : op->params) {
+    if (!p.IsTensor()) names.insert(p.name);
+  }
+  auto read = [&](const char* key, bool required) -> std::function<double(const Shape&)> {
+    const auto text = r.String(root, "", key, required);
+    if (!text) return nullptr;
+    auto expr = util::Expr::Parse(*text);
+    if (!expr.ok()) {
+      r.Fail(root.get(key), key, expr.status().message());
+      return nullptr;
+    }
+    for (const std::string& v : expr->Variables()) {
+      if (names.count(v) == 0) {
+        r.Fail(root.get(key), key, "names '" + v + "', which is not a size or scalar parameter");
+        return nullptr;
+      }
+    }
+    return [e = *expr](const Shape& s) {
+      auto v = e.EvaluateReal(ValuesOf(s));
+      return v.ok() ? *v : 0.0;  // every listed shape was checked at load
+    };
+  };
+  op->flops = read("flops", true);
+  op->bytes = read("bytes", false);
+  for (const Shape& s : op->shapes) {
+    for (const char* key : {"flops", "bytes"}) {
+      const auto text = r.String(root, "", key, false);
+      if (!text || !r.ok()) continue;
+      auto value = util::Expr::Parse(*text)->EvaluateReal(ValuesOf(s));
+      if (!value.ok() || *value < 0) {
+        r.Fail(root.get(key), key, "on shape '" + s.label + "': " +
+                                       (value.ok() ? "negative" : value.status().message()));
+      }
+    }
+  }
+}
+
+void ReadReference(SpecReader& r, const toml::table& root, const ReferenceLoader& load,
+                   OpSpec* op) {
+  const auto reference = r.String(root, "", "reference", true);
+  if (!reference) return;
+  if (*reference == "baseline") {
+    op->reference_kind = ReferenceKind::kBaseline;
+    return;
+  }
+  auto text = load(*reference);
+  if (!text.ok()) return r.Fail(root.get("reference"), "reference", text.status().message());
+  if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
+    return r.Fail(root.get("reference"), "reference", "the file " + *reference + " is empty");
+  }
+  op->reference_kind = ReferenceKind::kSource;
+  op->reference_source = *text;
+  op->reference_file = *reference;
+}
+
+}  // namespace
+
+Result<OpSpec> ParseOpSpec(const std::string& text, const std::string& path,
+                           const ReferenceLoader& load_reference,
+                           const SpecLoadOptions& options) {
+  toml::table root;
+  try {  // toml++ reports syntax errors by exception: caught here, at the library's edge
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    return Status::InvalidArgument(path + ":" + std::to_string(e.source().begin.line) + ": " +
+                                   std::string(e.description()));
+  }
+  SpecReader r(path);
+  r.OnlyKeys(root, "", {"name", "summary", "semantics", "family", "overrides", "nonfinite",
+                        "reference", "flops", "bytes", "params", "shapes", "inputs",
+                        "tolerance"});
+  OpSpec op;
+  op.origin = path;
+  op.name = r.String(root, "", "name", true).value_or("");
+  op.summary = r.String(root, "", "summary", true).value_or("");
+  op.semantics = r.String(root, "", "semantics", false).value_or(op.summary);
+  op.family = r.String(root, "", "family", false).value_or("other");
+  op.overrides = r.Bool(root, "", "overrides").value_or(false);
+  const bool nonfinite = r.Bool(root, "", "nonfinite").value_or(false);
+  if (r.ok() && !IsIdentifier(op.name)) r.Fail(root.get("name"), "name", "must be a C identifier");
+  if (r.ok() && kFamilies.count(op.family) == 0) {
+    r.Fail(root.get("family"), "family",
+           "must be one of: activation, binary, convolution, elementwise, matmul, "
+           "normalization, reduction, other (got \"" + op.family + "\")");
+  }
+  ParamFacts facts;
+  if (r.ok()) ReadParams(r, root, &op, &facts);
+  if (r.ok()) ReadShapes(r, root, &op, facts, options);
+  if (r.ok()) ReadWork(r, root, &op);
+  if (r.ok()) spec_file::ReadInputs(r, root, nonfinite, &op);
+  if (r.ok()) spec_file::ReadTolerance(r, root, &op);
+  if (r.ok()) ReadReference(r, root, load_reference, &op);
+  if (!r.ok()) return r.status();
+  AddRandomCase(&op, facts, options);
+  return op;
+}
+
+Result<OpSpec> ParseInlineOpSpec(const std::string& text, const std::string& reference_text,
+                                 const SpecLoadOptions& options) {
+  auto load = [&reference_text](const std::string& name) -> Result<std::string> {
+    if (reference_text.empty()) {
+      return Status::InvalidArgument("the spec names the reference file " + name +
+                                     ": send its text as op_reference");
+    }
+    return reference_text;
+  };
+  CANNBOT_ASSIGN_OR_RETURN(OpSpec op, ParseOpSpec(text, "op_spec", load, options));
+  op.origin = "inline";
+  return op;
+}
+
+Result<OpSpec> LoadOpSpecFile(const std::string& path, const SpecLoadOptions& options) {
+  CANNBOT_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 1u << 20));
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  auto load = [&dir](const std::string& name) -> Result<std::string> {
+    const std::string file = (dir / name).string();
+    if (!PathExists(file)) return Status::NotFound("the reference file " + file + " does not exist");
+    return ReadFile(file, 1u << 20);
+  };
+  return ParseOpSpec(text, path, load, options);
+}
+
+Result<std::vector<OpSpec>> LoadOpSpecDir(const std::string& dir, const SpecLoadOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return Status::NotFound("ops directory " + dir + " does not exist or is not a directory");
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".toml") {
+      files.push_back(entry.path().string());
+    }
+  }
+  if (ec) return Status::IoError("cannot list " + dir + ": " + ec.message());
+  std::sort(files.begin(), files.end());
+  std::vector<OpSpec> specs;
+  for (const std::string& file : files) {
+    CANNBOT_ASSIGN_OR_RETURN(OpSpec spec, LoadOpSpecFile(file, options));
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+Status AddOpsDirs(const std::vector<std::string>& dirs, Registry* registry,
+                  const SpecLoadOptions& options) {
+  for (const std::string& dir : dirs) {
+    CANNBOT_ASSIGN_OR_RETURN(std::vector<OpSpec> specs, LoadOpSpecDir(dir, options));
+    for (OpSpec& spec : specs) CANNBOT_RETURN_IF_ERROR(registry->Add(std::move(spec)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace cannbot::ops

@@ -1,0 +1,220 @@
+#include "cannbot/ops/spec_values.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "cannbot/ops/dtype_values.h"
+#include "cannbot/util/expr.h"
+
+namespace cannbot::ops {
+
+std::string FormatBytes(int64_t bytes) {
+  char text[32];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1024.0 * 1024 * 1024) std::snprintf(text, sizeof(text), "%.1f GiB", b / (1 << 30));
+  else if (b >= 1024.0 * 1024) std::snprintf(text, sizeof(text), "%.1f MiB", b / (1 << 20));
+  else std::snprintf(text, sizeof(text), "%lld bytes", static_cast<long long>(bytes));
+  return text;
+}
+
+namespace spec_file {
+namespace {
+
+constexpr double kDefaultEdgeFraction = 0.01;
+
+// A named edge value of `dtype`; nullopt for a name that does not apply.
+std::optional<double> NamedEdge(const std::string& name, DType dtype, bool nonfinite,
+                                std::string* why) {
+  const DTypeLimits limits = Limits(dtype);
+  const bool floating = DTypeIsFloat(dtype);
+  const std::map<std::string, double> common = {
+      {"zero", 0.0}, {"one", 1.0}, {"minus_one", -1.0}, {"max", limits.max},
+      {"min", limits.lowest}, {"large", floating ? limits.max / 16 : limits.max / 2}};
+  if (auto it = common.find(name); it != common.end()) return it->second;
+  if (floating) {
+    if (name == "negative_zero") return -0.0;
+    if (name == "min_normal") return limits.min_normal;
+    if (name == "subnormal") return limits.min_subnormal * 3;
+    if (name == "nan" || name == "inf" || name == "-inf") {
+      if (!nonfinite) {
+        *why = "'" + name + "' is allowed only when the op defines its outputs for non-finite "
+               "inputs (nonfinite = true)";
+        return std::nullopt;
+      }
+      if (name == "nan") return std::numeric_limits<double>::quiet_NaN();
+      return name == "inf" ? INFINITY : -INFINITY;
+    }
+  }
+  *why = "unknown edge value '" + name + "' for " + DTypeName(dtype) +
+         " (known: zero, one, minus_one, max, min, large" +
+         (floating ? ", negative_zero, min_normal, subnormal, nan, inf, -inf)" : ")");
+  return std::nullopt;
+}
+
+Distribution DefaultDistribution(DType dtype) {
+  if (DTypeIsFloat(dtype)) return Distribution::Uniform(-1.0, 1.0);
+  Distribution d;
+  d.kind = Distribution::Kind::kInteger;
+  d.a = dtype == DType::kU8 ? 0 : -8;
+  d.b = dtype == DType::kU8 ? 16 : 8;
+  return d;
+}
+
+void ReadKind(SpecReader& r, const toml::table& t, const std::string& where, const Param& p,
+              const OpSpec& op, Distribution* d) {
+  const std::string kind = r.String(t, where, "distribution", true).value_or("");
+  if (!r.ok()) return;
+  auto number = [&](const char* key, double fallback) {
+    return r.Number(t, where, key, false).value_or(fallback);
+  };
+  if (kind == "uniform" || kind == "positive") {
+    d->kind = Distribution::Kind::kUniform;
+    d->a = number("low", kind == "positive" ? 1e-3 : -1.0);
+    d->b = number("high", 1.0);
+    if (kind == "positive" && d->a <= 0) r.Fail(&t, where + ".low", "must be above 0 for positive");
+  } else if (kind == "normal") {
+    d->kind = Distribution::Kind::kNormal;
+    d->a = number("mean", 0.0);
+    d->b = number("stddev", 1.0);
+    if (d->b <= 0) r.Fail(&t, where + ".stddev", "must be above 0");
+  } else if (kind == "integer") {
+    d->kind = Distribution::Kind::kInteger;
+    d->a = number("low", DTypeIsFloat(p.dtype) ? -8 : DefaultDistribution(p.dtype).a);
+    d->b = number("high", DTypeIsFloat(p.dtype) ? 8 : DefaultDistribution(p.dtype).b);
+  } else if (kind == "probability_rows") {
+    d->kind = Distribution::Kind::kProbabilityRows;
+    const std::string row = r.String(t, where, "row", true).value_or("");
+    if (!r.ok()) return;
+    auto expr = util::Expr::Parse(row);
+    if (!expr.ok()) return r.Fail(t.get("row"), where + ".row", expr.status().message());
+    for (const std::string& v : expr->Variables()) {
+      bool is_size = false;
+      for (const Param& q : op.params) is_size = is_size || (q.kind == ParamKind::kSize && q.name == v);
+      if (!is_size) return r.Fail(t.get("row"), where + ".row", "'" + v + "' is not a size parameter");
+    }
+    d->row_elements = [e = *expr](const Shape& s) -> int64_t {
+      auto n = e.EvaluateInteger(s.sizes);
+      return n.ok() ? *n : 0;  // 0: the whole tensor is one row
+    };
+  } else {
+    return r.Fail(t.get("distribution"), where + ".distribution",
+                  "must be one of: uniform, positive, normal, integer, probability_rows (got \"" +
+                      kind + "\")");
+  }
+  if (r.ok() && (kind == "uniform" || kind == "positive" || kind == "integer") && !(d->a < d->b)) {
+    r.Fail(&t, where, "low must be below high");
+  }
+  if (r.ok() && !DTypeIsFloat(p.dtype) && d->kind != Distribution::Kind::kInteger) {
+    r.Fail(t.get("distribution"), where + ".distribution",
+           std::string(DTypeName(p.dtype)) + " tensors take distribution = \"integer\"");
+  }
+}
+
+void ReadEdges(SpecReader& r, const toml::table& t, const std::string& where, const Param& p,
+               bool nonfinite, Distribution* d) {
+  const toml::node* node = t.get("edges");
+  if (node == nullptr) return;
+  const toml::array* edges = node->as_array();
+  if (edges == nullptr) return r.Fail(node, where + ".edges", "must be an array");
+  for (size_t i = 0; i < edges->size(); ++i) {
+    const toml::node* e = edges->get(i);
+    const std::string field = where + ".edges[" + std::to_string(i) + "]";
+    if (e->is_number()) {
+      d->edge_values.push_back(e->is_integer() ? static_cast<double>(*e->value<int64_t>())
+                                               : *e->value<double>());
+      continue;
+    }
+    if (!e->is_string()) return r.Fail(e, field, "must be a number or a name");
+    std::string why;
+    const auto v = NamedEdge(*e->value<std::string>(), p.dtype, nonfinite, &why);
+    if (!v) return r.Fail(e, field, why);
+    d->edge_values.push_back(*v);
+  }
+  d->edge_fraction = r.Number(t, where, "edge_fraction", false).value_or(kDefaultEdgeFraction);
+  if (d->edge_fraction < 0 || d->edge_fraction > 1) {
+    r.Fail(t.get("edge_fraction"), where + ".edge_fraction", "must be within [0, 1]");
+  }
+}
+
+}  // namespace
+
+void ReadInputs(SpecReader& r, const toml::table& root, bool nonfinite, OpSpec* op) {
+  const toml::table* inputs = r.Table(root, "", "inputs", false);
+  const Shape& perf = op->PerfShape();
+  if (inputs != nullptr) {
+    for (const auto& [key, node] : *inputs) {
+      const std::string name(key.str());
+      const Param* param = nullptr;
+      for (const Param* p : op->ParamsOfKind(ParamKind::kInput)) param = p->name == name ? p : param;
+      if (param == nullptr) return r.Fail(&node, "inputs." + name, "is not an input tensor of the op");
+      if (!node.is_table()) return r.Fail(&node, "inputs." + name, "must be a table");
+      const toml::table& t = *node.as_table();
+      const std::string where = "inputs." + name;
+      r.OnlyKeys(t, where, {"distribution", "low", "high", "mean", "stddev", "row", "edges",
+                            "edge_fraction", "edges_in_perf"});
+      Distribution d;
+      ReadKind(r, t, where, *param, *op, &d);
+      ReadEdges(r, t, where, *param, nonfinite, &d);
+      if (!r.ok()) return;
+      if (!d.edge_values.empty() && !r.Bool(t, where, "edges_in_perf").value_or(false)) {
+        Distribution plain = d;  // edge values would time the slow paths, not the kernel
+        plain.edge_values.clear();
+        op->input_overrides[perf.label][name] = plain;
+      }
+      op->inputs[name] = std::move(d);
+    }
+  }
+  for (const Param* p : op->ParamsOfKind(ParamKind::kInput)) {
+    if (op->inputs.count(p->name) == 0) op->inputs[p->name] = DefaultDistribution(p->dtype);
+  }
+}
+
+void ReadTolerance(SpecReader& r, const toml::table& root, OpSpec* op) {
+  const toml::table* t = r.Table(root, "", "tolerance", false);
+  std::set<DType> output_dtypes;
+  for (const Param* p : op->ParamsOfKind(ParamKind::kOutput)) output_dtypes.insert(p->dtype);
+  auto fallback = [](DType dtype) {
+    return DTypeIsFloat(dtype) ? Tolerance::Cann(dtype) : Tolerance::Exact();
+  };
+  auto from = [&](const toml::table& table, const std::string& where, DType dtype,
+                  const Tolerance& inherited) {
+    Tolerance tol = inherited;
+    if (const auto s = r.String(table, where, "standard", false)) {
+      if (*s != "cann") r.Fail(table.get("standard"), where + ".standard", "must be \"cann\"");
+      tol = Tolerance::Cann(dtype);
+    }
+    if (r.Bool(table, where, "exact").value_or(false)) tol = Tolerance::Exact();
+    const auto atol = r.Number(table, where, "atol", false);
+    const auto rtol = r.Number(table, where, "rtol", false);
+    if (atol || rtol) {
+      tol = Tolerance{atol.value_or(0.0), rtol.value_or(0.0)};
+      if (tol.atol < 0 || tol.rtol < 0) r.Fail(&table, where, "atol and rtol must not be negative");
+    }
+    return tol;
+  };
+  for (DType dtype : output_dtypes) {
+    Tolerance tol = fallback(dtype);
+    if (t != nullptr) {
+      std::set<std::string> allowed = {"standard", "exact", "atol", "rtol"};
+      for (DType d : {DType::kF32, DType::kF16, DType::kBF16, DType::kI8, DType::kU8,
+                      DType::kI32, DType::kI64}) {
+        allowed.insert(DTypeName(d));
+      }
+      r.OnlyKeys(*t, "tolerance", allowed);
+      tol = from(*t, "tolerance", dtype, tol);
+      if (const toml::table* own = r.Table(*t, "tolerance", DTypeName(dtype), false)) {
+        r.OnlyKeys(*own, std::string("tolerance.") + DTypeName(dtype), {"standard", "exact", "atol", "rtol"});
+        tol = from(*own, std::string("tolerance.") + DTypeName(dtype), dtype, tol);
+      }
+    }
+    op->tolerance_by_dtype[dtype] = tol;
+  }
+  const DType first = op->ParamsOfKind(ParamKind::kOutput).front()->dtype;
+  op->tolerance = [tol = op->tolerance_by_dtype[first]](const Shape&) { return tol; };
+}
+
+}  // namespace spec_file
+}  // namespace cannbot::ops
