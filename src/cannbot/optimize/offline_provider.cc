@@ -1,10 +1,30 @@
 #include "cannbot/optimize/offline_provider.h"
 
+#include <algorithm>
 #include <set>
 
 #include "cannbot/target/registry.h"
 
 namespace cannbot::optimize {
+
+namespace {
+
+// A recipe for the op by name, or a family recipe for the op's family whose dtypes cover
+// every tensor of the op.
+bool Applies(const skills::Recipe& recipe, const ops::OpSpec& op) {
+  if (!recipe.op.empty()) return recipe.op == op.name;
+  auto has = [](const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  };
+  if (!has(recipe.families, op.family)) return false;
+  if (recipe.dtypes.empty() || has(recipe.dtypes, "any")) return true;
+  for (const ops::Param& p : op.params) {
+    if (p.IsTensor() && !has(recipe.dtypes, ops::DTypeName(p.dtype))) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 OfflineProvider::OfflineProvider(const skills::SkillLibrary* library, store::Store* store,
                                  std::string tuning_key, OfflineConfig config)
@@ -18,7 +38,7 @@ Proposal OfflineProvider::Make(const Variant& variant, const std::string& why) {
   Proposal p;
   p.origin = "recipe " + variant.recipe->name + " (" +
              skills::DescribeValues(*variant.recipe, variant.values) + ")";
-  p.code = skills::Instantiate(*variant.recipe, variant.values);
+  p.code = skills::Instantiate(*variant.recipe, variant.values, kernel_);
   p.explanation = variant.recipe->summary + ". Tried because " + why + ".";
   by_code_[p.code] = variant;
   ++proposed_;
@@ -42,12 +62,13 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
   }
   // Recipes of the skills the diagnosis selected come first, then any other recipe for the op.
   std::set<std::string> seen;
+  kernel_ = request.source;
   const std::string_view target = target::OrDefault(request.target).name();
   auto add = [&](const skills::Skill& skill, const std::string& why) {
     for (const skills::Recipe& recipe : skill.recipes) {
       const std::string_view written_for =
           recipe.target.empty() ? target::Default().name() : std::string_view(recipe.target);
-      if (recipe.op != request.op->name || written_for != target ||
+      if (!Applies(recipe, *request.op) || written_for != target ||
           !seen.insert(recipe.name).second) {
         continue;
       }
@@ -60,7 +81,8 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
     add(*match.skill, "skill " + match.skill->name + " " + match.why);
   }
   for (const skills::Skill& skill : library_->skills()) {
-    add(skill, "it is a recipe for " + request.op->name + " in skill " + skill.name +
+    add(skill, "it is a recipe for " + request.op->name + " (or its family, " +
+                   request.op->family + ") in skill " + skill.name +
                    " (the diagnosis did not point at it)");
   }
   return proposals;
@@ -95,8 +117,9 @@ Result<std::vector<Proposal>> OfflineProvider::Propose(const ProposalRequest& re
     std::vector<Proposal> first = FirstRound(request);
     if (first.empty()) {
       return Status::NotFound("no skill carries a recipe for op '" + request.op->name +
-                              "' on the " + std::string(target::OrDefault(request.target).name()) +
-                              " target");
+                              "' (family " + request.op->family + ") on the " +
+                              std::string(target::OrDefault(request.target).name()) +
+                              " target: give an LLM endpoint (--llm) or a skill with one");
     }
     return first;
   }

@@ -52,6 +52,7 @@ class OfflineProvider : public Provider {
   bool from_memory_ = false;
   std::map<std::string, Variant> by_code_;  // what each proposed source was
   std::map<std::string, std::string> why_;  // recipe name -> why it was tried
+  std::string kernel_;  // the user's kernel, which family recipes are put in front of
 };
 
 }  // namespace cannbot::optimize

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -92,22 +93,51 @@ Result<PromptLibrary> PromptLibrary::Load(const std::string& directory) {
   return library;
 }
 
+namespace {
+
+// "fp32", or "x, gamma, y: half; ..." when the tensors' dtypes differ from fp32.
+std::string DescribeDTypes(const ops::OpSpec& op) {
+  std::map<std::string, std::vector<std::string>> by_dtype;
+  for (const ops::Param& p : op.params) {
+    if (p.IsTensor()) by_dtype[ops::DTypeName(p.dtype)].push_back(p.name);
+  }
+  if (by_dtype.size() == 1 && by_dtype.count("float") > 0) return "fp32";
+  std::string text;
+  for (const auto& [dtype, names] : by_dtype) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    text += (text.empty() ? "" : "; ") + list + ": " + dtype;
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string DescribeOp(const ops::OpSpec& op) {
   std::ostringstream out;
+  const std::string dtypes = DescribeDTypes(op);
   out << "Op `" << op.name << "`: " << op.summary << "\n\nSignature (the contract):\n\n    extern \"C\" "
       << op.CSignature() << ";\n\n" << op.semantics << "\n\n"
-      << "Tensors are contiguous row-major fp32 with 64-byte aligned base pointers; sizes are "
+      << "Tensors are contiguous row-major " << dtypes
+      << " with 64-byte aligned base pointers; sizes are "
          "arbitrary (>= 1), so handle remainders that are not multiples of a vector width. "
          "Every output element must be written on every call; inputs are read-only; output "
-         "must be bit-for-bit deterministic; the kernel runs single-threaded.\n\n"
-      << "Shapes it is checked on (|got - expected| <= atol + rtol*|expected| against a "
-         "double-precision reference):\n";
+         "must be bit-for-bit deterministic; the kernel runs single-threaded.\n\n";
+  if (dtypes != "fp32") {
+    out << "`half` is _Float16 (convert through float; native with AVX512-FP16); `bfloat16` is a "
+           "struct { uint16_t bits; } converting to and from float. Both are defined before your "
+           "code: do not define them.\n\n";
+  }
+  if (op.reference_kind == ops::ReferenceKind::kBaseline) {
+    out << "There is no independent reference: the numbers of the kernel below are the "
+           "reference (differential mode), so keep its arithmetic where it matters.\n\n";
+  }
+  out << "Shapes it is checked on (against the reference, compared in double), plus a random "
+         "shape for every run:\n";
   for (const ops::Shape& s : op.shapes) {
     const ops::Tolerance t = op.tolerance(s);
-    char line[256];
-    std::snprintf(line, sizeof(line), "- %s: %s (atol %.2g, rtol %.2g)%s\n", s.label.c_str(),
-                  s.Describe().c_str(), t.atol, t.rtol, s.perf ? " <- timed" : "");
-    out << line;
+    out << "- " << s.label << ": " << s.Describe() << " (" << t.Describe() << ")"
+        << (s.perf ? " <- timed" : "") << "\n";
   }
   return out.str();
 }

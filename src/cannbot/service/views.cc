@@ -64,7 +64,11 @@ Json JobJson(const JobRecord& job, const std::vector<Json>& attempts) {
 Json SkillJson(const skills::Skill& s) {
   Json recipes = Json::array();
   for (const skills::Recipe& r : s.recipes) {
-    recipes.push_back({{"name", r.name}, {"op", r.op}, {"summary", r.summary}});
+    recipes.push_back({{"name", r.name},
+                       {"op", r.op},
+                       {"families", r.families},
+                       {"dtypes", r.dtypes},
+                       {"summary", r.summary}});
   }
   return {{"name", s.name},
           {"description", s.description},

@@ -47,6 +47,19 @@ Status ParseParams(const std::string& text, const std::string& where,
   return Status::Ok();
 }
 
+// "a, b ,c" -> {"a", "b", "c"}.
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
 }  // namespace
 
 Result<Recipe> ParseRecipe(const std::string& text, const std::string& path) {
@@ -76,13 +89,15 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path) {
     if (key == "name") recipe.name = value;
     else if (key == "op") recipe.op = value;
     else if (key == "target") recipe.target = value;
+    else if (key == "families") recipe.families = SplitList(value);
+    else if (key == "dtypes") recipe.dtypes = SplitList(value);
     else if (key == "summary") recipe.summary = value;
     else if (key == "params") CANNBOT_RETURN_IF_ERROR(ParseParams(value, where, &recipe.params));
     else return Status::InvalidArgument(where + ": unknown key '" + key + "'");
   }
   if (!closed) return Status::InvalidArgument(path + ": the header is not closed by '// ---'");
-  if (recipe.name.empty() || recipe.op.empty()) {
-    return Status::InvalidArgument(path + ": a recipe needs 'name' and 'op'");
+  if (recipe.name.empty() || recipe.op.empty() == recipe.families.empty()) {
+    return Status::InvalidArgument(path + ": a recipe needs 'name' and either 'op' or 'families'");
   }
   recipe.source = text;
   return recipe;
@@ -104,14 +119,16 @@ std::string DescribeValues(const Recipe& recipe, const ParamValues& values) {
   return text.empty() ? "no parameters" : text;
 }
 
-std::string Instantiate(const Recipe& recipe, const ParamValues& values) {
+std::string Instantiate(const Recipe& recipe, const ParamValues& values,
+                        const std::string& kernel) {
   std::string out = "// instantiated from recipe " + recipe.name + ": " +
                     DescribeValues(recipe, values) + "\n";
   for (const RecipeParam& p : recipe.params) {
     auto it = values.find(p.name);
     out += "#define " + p.name + " " + (it == values.end() ? p.values.front() : it->second) + "\n";
   }
-  return out + recipe.source;
+  if (recipe.families.empty()) return out + recipe.source;
+  return out + recipe.source + "\n// the kernel as written\n" + kernel;
 }
 
 }  // namespace cannbot::skills

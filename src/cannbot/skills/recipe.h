@@ -7,11 +7,14 @@
 //   // name: swish-stream-avx512
 //   // op: swish
 //   // target: NAME           (optional; the default target, the CPU, when absent)
+//   // families: elementwise, activation   (instead of op: any op of these families...)
+//   // dtypes: half, bfloat16              (...whose tensors are all of these; default any)
 //   // summary: one pass, 16 lanes, polynomial exp, masked tail
 //   // params: UNROLL=2,1,4 NT_STORES=0,1
 //   // ---
 // The first value of each parameter is its default. A variant is the source with
-// `#define NAME value` lines prepended.
+// `#define NAME value` lines prepended. A family recipe cannot know the op's arithmetic: it is
+// a prefix (pragmas, helpers) put in front of the user's own kernel.
 //
 // Thread-safety: plain values and pure functions.
 #pragma once
@@ -31,7 +34,9 @@ struct RecipeParam {
 
 struct Recipe {
   std::string name;
-  std::string op;
+  std::string op;  // "" for a family recipe
+  std::vector<std::string> families;  // a family recipe: the op families it applies to
+  std::vector<std::string> dtypes;    // and the tensor dtypes ("" = any)
   std::string target;  // the target (kernel ABI) it is written for; "" = the default
   std::string summary;
   std::string skill;  // the skill folder it came from
@@ -46,8 +51,10 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path);
 
 // Every parameter at its first value.
 ParamValues Defaults(const Recipe& recipe);
-// The recipe's source with `values` as #defines in front.
-std::string Instantiate(const Recipe& recipe, const ParamValues& values);
+// The recipe's source with `values` as #defines in front; a family recipe is followed by
+// `kernel`, the user's own source it applies to.
+std::string Instantiate(const Recipe& recipe, const ParamValues& values,
+                        const std::string& kernel = "");
 // "UNROLL=2 NT_STORES=0" (in the recipe's parameter order).
 std::string DescribeValues(const Recipe& recipe, const ParamValues& values);
 
