@@ -1,4 +1,5 @@
-// `cannbot ops`: the built-in op registry (the kernel contract), as a table or one op in full.
+// `cannbot ops`: the op registry (the kernel contract: the built-in ops and those of
+// --ops-dir), as a table or one op in full.
 #include <cstdio>
 #include <memory>
 
@@ -15,16 +16,45 @@ struct OpsFlags {
   bool json = false;
 };
 
+void PrintReference(const ops::OpSpec& op) {
+  switch (op.reference_kind) {
+    case ops::ReferenceKind::kBuiltIn:
+      std::printf("\nReference kernel (built-in, trusted; the default perf baseline):\n\n%s\n",
+                  op.reference_source.c_str());
+      return;
+    case ops::ReferenceKind::kSource:
+      std::printf("\nReference %s (untrusted: sandboxed in its own process; the default perf "
+                  "baseline):\n\n%s\n",
+                  op.reference_file.c_str(), op.reference_source.c_str());
+      return;
+    case ops::ReferenceKind::kBaseline:
+      std::printf("\nReference: the baseline kernel (differential mode: a candidate must "
+                  "reproduce the numbers of the kernel it replaces; give one with --baseline)\n");
+      return;
+  }
+}
+
 void PrintOp(const ops::OpSpec& op) {
   std::printf("%s: %s\n\n  %s;\n\n%s\n\n", op.name.c_str(), op.summary.c_str(),
               op.CSignature().c_str(), op.semantics.c_str());
-  std::printf("Shapes:\n  %-10s %-50s %-9s %-9s %s\n", "label", "sizes", "atol", "rtol",
-              "work");
+  std::printf("From: %s; family: %s\n\nParameters:\n", op.origin.c_str(), op.family.c_str());
+  for (const ops::Param& p : op.params) {
+    std::printf("  %-10s %s\n", p.name.c_str(), p.CType().c_str());
+  }
+  std::printf("\nShapes:\n  %-10s %-50s %s\n", "label", "sizes", "work");
   for (const ops::Shape& s : op.shapes) {
-    ops::Tolerance t = op.tolerance(s);
-    std::printf("  %-10s %-50s %-9.2g %-9.2g %.3g MFLOP, %.3g MB%s\n", s.label.c_str(),
-                s.Describe().c_str(), t.atol, t.rtol, op.flops(s) / 1e6, op.Bytes(s) / 1e6,
-                s.perf ? "  (perf)" : "");
+    std::printf("  %-10s %-50s %.3g MFLOP, %.3g MB%s\n", s.label.c_str(), s.Describe().c_str(),
+                op.flops(s) / 1e6, op.Bytes(s) / 1e6, s.perf ? "  (perf)" : "");
+  }
+  if (op.random_shape) std::printf("  and a random case per run, within the sizes' bounds\n");
+  std::printf("\nTolerance:\n");
+  if (op.tolerance_by_dtype.empty()) {
+    for (const ops::Shape& s : op.shapes) {
+      std::printf("  %-10s %s\n", s.label.c_str(), op.tolerance(s).Describe().c_str());
+    }
+  }
+  for (const auto& [dtype, t] : op.tolerance_by_dtype) {
+    std::printf("  %-10s %s\n", ops::DTypeName(dtype), t.Describe().c_str());
   }
   std::printf("\nInputs:\n");
   for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kInput)) {
@@ -36,8 +66,7 @@ void PrintOp(const ops::OpSpec& op) {
                   label.c_str());
     }
   }
-  std::printf("\nReference kernel (trusted; the default perf baseline):\n\n%s\n",
-              op.reference_source.c_str());
+  PrintReference(op);
 }
 
 int Run(const OpsFlags& flags, const ops::Registry& registry) {
@@ -70,7 +99,8 @@ int Run(const OpsFlags& flags, const ops::Registry& registry) {
 
 Command RegisterOps(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<OpsFlags>();
-  CLI::App* cmd = app.add_subcommand("ops", "List the built-in ops (the kernel contract)");
+  CLI::App* cmd = app.add_subcommand(
+      "ops", "List the ops (the kernel contract): the built-ins and those of --ops-dir");
   cmd->add_option("--show", flags->show, "Print one op in full");
   cmd->add_flag("--json", flags->json, "Machine-readable output");
   return {cmd, [flags, &registry] { return Run(*flags, registry); }};

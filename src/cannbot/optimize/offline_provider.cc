@@ -61,15 +61,20 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
     }
   }
   // Recipes of the skills the diagnosis selected come first, then any other recipe for the op.
+  // Family recipes only stand in when no recipe was written for the op itself.
   std::set<std::string> seen;
   kernel_ = request.source;
   const std::string_view target = target::OrDefault(request.target).name();
+  bool named = false;
+  for (const skills::Skill& skill : library_->skills()) {
+    for (const skills::Recipe& recipe : skill.recipes) named |= recipe.op == request.op->name;
+  }
   auto add = [&](const skills::Skill& skill, const std::string& why) {
     for (const skills::Recipe& recipe : skill.recipes) {
       const std::string_view written_for =
           recipe.target.empty() ? target::Default().name() : std::string_view(recipe.target);
-      if (!Applies(recipe, *request.op) || written_for != target ||
-          !seen.insert(recipe.name).second) {
+      if (!Applies(recipe, *request.op) || (named && recipe.op.empty()) ||
+          written_for != target || !seen.insert(recipe.name).second) {
         continue;
       }
       if (proposed_ >= config_.max_variants) return;

@@ -124,6 +124,7 @@ constexpr const char* kDenseConvFormula =
 OpSpec Conv2d() {
   OpSpec op;
   op.name = "conv2d";
+  op.family = "convolution";
   op.summary = "2-D convolution with bias, NCHW, zero padding";
   op.semantics = std::string(kConvLayout) + kDenseConvFormula + "y = conv.";
   op.params = {{"x", ParamKind::kInput, XElements},
@@ -157,6 +158,7 @@ Sizes DepthwiseSizes(int64_t n, int64_t c, int64_t h, int64_t w, int64_t kh, int
 OpSpec DepthwiseConv2d() {
   OpSpec op;
   op.name = "depthwise_conv2d";
+  op.family = "convolution";
   op.summary = "depthwise 2-D convolution (one filter per channel), NCHW, no bias";
   op.semantics =
       std::string(kConvLayout) +
@@ -197,6 +199,7 @@ constexpr double kBnReluFlops = 4.0;
 OpSpec ConvBnRelu() {
   OpSpec op;
   op.name = "conv_bn_relu";
+  op.family = "convolution";
   op.summary = "fused conv2d + inference batch norm + relu, NCHW";
   op.semantics =
       std::string(kConvLayout) + kDenseConvFormula +
@@ -242,6 +245,7 @@ OpSpec ConvBnRelu() {
 OpSpec DwsepBlock() {
   OpSpec op;
   op.name = "dwsep_block";
+  op.family = "convolution";
   op.summary = "depthwise-separable block: dwconv -> BN -> relu -> 1x1 conv -> BN -> relu";
   op.semantics =
       std::string(kConvLayout) +

@@ -39,6 +39,7 @@ Distribution Wide() {
 OpSpec Add() {
   OpSpec op;
   op.name = "add";
+  op.family = "binary";
   op.summary = "elementwise sum: y = a + b";
   op.semantics = "y[i] = a[i] + b[i] for 0 <= i < n. fp32 in, fp32 out; the result must be "
                  "the correctly rounded fp32 sum.";
@@ -62,6 +63,7 @@ OpSpec Add() {
 OpSpec Swish() {
   OpSpec op;
   op.name = "swish";
+  op.family = "activation";
   op.summary = "swish / SiLU: y = x * sigmoid(x)";
   op.semantics = "y[i] = x[i] / (1 + exp(-x[i])) for 0 <= i < n. Must stay finite and "
                  "accurate for |x| up to 3e38 (sigmoid saturates to 0 or 1).";
@@ -84,6 +86,7 @@ OpSpec Swish() {
 OpSpec Relu() {
   OpSpec op;
   op.name = "relu";
+  op.family = "activation";
   op.summary = "rectified linear unit: y = max(x, 0)";
   op.semantics = "y[i] = x[i] > 0 ? x[i] : 0 for 0 <= i < n. fp32 in, fp32 out; the result is "
                  "exact (no rounding), so it must match the reference bit for bit up to the "
@@ -105,6 +108,7 @@ OpSpec Relu() {
 OpSpec Gelu() {
   OpSpec op;
   op.name = "gelu";
+  op.family = "activation";
   op.summary = "GELU, exact erf form: y = 0.5 * x * (1 + erf(x / sqrt(2)))";
   op.semantics = "y[i] = 0.5 * x[i] * (1 + erf(x[i] / sqrt(2))) for 0 <= i < n (the exact "
                  "Gaussian CDF form, not the tanh approximation, which is off by up to 5e-4 "
@@ -134,6 +138,7 @@ int64_t PreluChannels(const Shape& s) { return s.Size("c"); }
 OpSpec Prelu() {
   OpSpec op;
   op.name = "prelu";
+  op.family = "activation";
   op.summary = "parametric relu with one learned slope per channel";
   op.semantics = "x and y are [n, c, hw] row-major (NCHW with H*W flattened to hw), alpha is "
                  "[c]. y[b][ch][i] = x[b][ch][i] > 0 ? x[b][ch][i] : alpha[ch] * x[b][ch][i], "

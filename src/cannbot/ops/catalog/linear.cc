@@ -14,6 +14,7 @@ int64_t DepthK(const Shape& s) { return s.Size("k"); }
 OpSpec Matmul() {
   OpSpec op;
   op.name = "matmul";
+  op.family = "matmul";
   op.summary = "matrix product C[m,n] = A[m,k] * B[k,n], row-major fp32";
   op.semantics = "a is [m, k], b is [k, n], c is [m, n], all row-major and contiguous: "
                  "c[i*n + j] = sum_{p<k} a[i*k + p] * b[p*n + j]. c is overwritten, not "

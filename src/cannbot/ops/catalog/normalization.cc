@@ -21,6 +21,7 @@ double Elements(const Shape& s) { return static_cast<double>(Matrix(s)); }
 OpSpec Softmax() {
   OpSpec op;
   op.name = "softmax";
+  op.family = "normalization";
   op.summary = "softmax over the last axis of a [rows, cols] matrix";
   op.semantics =
       "x and y are [rows, cols] row-major. For every row r: m = max_j x[r][j], "
@@ -112,6 +113,7 @@ constexpr const char* kLayerNormStability =
 OpSpec LayerNorm() {
   OpSpec op;
   op.name = "layernorm";
+  op.family = "normalization";
   op.summary = "layer normalization over the last axis, with per-column gamma and beta";
   op.semantics = std::string(kLayerNormFormula) +
                  "y[r][j] = (x[r][j] - mean) / sqrt(var + eps) * gamma[j] + beta[j]." +
@@ -129,6 +131,7 @@ OpSpec LayerNorm() {
 OpSpec LayerNormGelu() {
   OpSpec op;
   op.name = "layernorm_gelu";
+  op.family = "normalization";
   op.summary = "fused layernorm then exact (erf) GELU over the last axis";
   op.semantics = std::string(kLayerNormFormula) +
                  "t = (x[r][j] - mean) / sqrt(var + eps) * gamma[j] + beta[j], "

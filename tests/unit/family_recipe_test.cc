@@ -1,0 +1,63 @@
+// Family recipes: an op with no recipe of its own gets those written for its family and
+// dtypes, applied to the user's own kernel; an op with recipes of its own keeps them.
+#include <gtest/gtest.h>
+
+#include "builtin_ops.h"
+#include "cannbot/ops/op_spec_file.h"
+#include "cannbot/optimize/offline_provider.h"
+#include "cannbot/skills/skill.h"
+
+namespace cannbot::optimize {
+namespace {
+
+skills::SkillLibrary BuiltInSkills() {
+  std::vector<std::string> warnings;
+  return skills::SkillLibrary::Load({std::string(CANNBOT_SOURCE_DIR) + "/skills"}, &warnings);
+}
+
+std::vector<Proposal> FirstProposals(const skills::SkillLibrary& library, const ops::OpSpec& op,
+                                     const std::string& source) {
+  OfflineProvider provider(&library, nullptr, "test", OfflineConfig{});
+  ProposalRequest request;
+  request.op = &op;
+  request.source = source;
+  auto proposals = provider.Propose(request);
+  return proposals.ok() ? *proposals : std::vector<Proposal>{};
+}
+
+TEST(FamilyRecipeTest, AUsersOpGetsItsFamilysRecipeAppliedToItsOwnKernel) {
+  const auto library = BuiltInSkills();
+  auto op = ops::LoadOpSpecFile(std::string(CANNBOT_SOURCE_DIR) +
+                                "/tests/fixtures/user_ops/rms_norm.toml");
+  ASSERT_TRUE(op.ok()) << op.status().ToString();
+  const std::string kernel = "extern \"C\" void rms_norm() {}  // the user's own kernel\n";
+  const auto proposals = FirstProposals(library, *op, kernel);
+  ASSERT_FALSE(proposals.empty());
+  EXPECT_NE(proposals[0].origin.find("compile-hints"), std::string::npos) << proposals[0].origin;
+  // The recipe is a prefix: the kernel as written follows it, unchanged.
+  EXPECT_NE(proposals[0].code.find("#pragma GCC optimize"), std::string::npos);
+  EXPECT_EQ(proposals[0].code.substr(proposals[0].code.size() - kernel.size()), kernel);
+}
+
+TEST(FamilyRecipeTest, AnOpWithItsOwnRecipesDoesNotGetFamilyRecipes) {
+  const auto library = BuiltInSkills();
+  const ops::OpSpec* relu = cannbot_test::BuiltInOps().Find("relu");
+  ASSERT_EQ(relu->family, "activation");  // a family compile-hints covers
+  const auto proposals = FirstProposals(library, *relu, "");
+  ASSERT_FALSE(proposals.empty());
+  for (const Proposal& p : proposals) {
+    EXPECT_EQ(p.origin.find("compile-hints"), std::string::npos) << p.origin;
+  }
+}
+
+TEST(FamilyRecipeTest, AFamilyRecipeAppliesOnlyToItsFamilies) {
+  const auto library = BuiltInSkills();
+  auto op = ops::LoadOpSpecFile(std::string(CANNBOT_SOURCE_DIR) +
+                                "/tests/fixtures/user_ops/rms_norm.toml");
+  ASSERT_TRUE(op.ok());
+  op->family = "matmul";  // compile-hints is not written for matmuls
+  EXPECT_TRUE(FirstProposals(library, *op, "").empty());
+}
+
+}  // namespace
+}  // namespace cannbot::optimize
