@@ -8,6 +8,7 @@
 #include "cannbot/config/config.h"
 #include "cannbot/engine/engine.h"
 #include "cannbot/service/daemon_client.h"
+#include "cannbot/ops/registry.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cli/commands.h"
@@ -135,6 +136,12 @@ Result<engine::SuggestReport> RunHere(const SuggestFlags& flags, const ops::Regi
 int Run(const SuggestFlags& flags, const ops::Registry& registry) {
   auto spec = MakeJobSpec(flags);
   if (!spec.ok()) return ReportError(spec.status(), flags.json);
+  const ops::OpSpec* op = registry.Find(spec->op);
+  if (!flags.server.empty() && op != nullptr && !op->spec_text.empty()) {
+    // An op of --ops-dir: the daemon may not have it, so the spec travels with the job.
+    spec->op_spec = op->spec_text;
+    if (op->reference_kind == ops::ReferenceKind::kSource) spec->op_reference = op->reference_source;
+  }
   auto result = flags.server.empty() ? RunHere(flags, registry, *spec) : RunOnServer(flags, *spec);
   if (!result.ok()) return ReportError(result.status(), flags.json);
   const engine::SuggestReport& report = *result;

@@ -233,3 +233,97 @@ TEST(SuggestAscendcTest, AscendcKernelIsOptimisedThroughTheScriptedLlm) {
 
 }  // namespace
 }  // namespace cannbot
+
+// Users' own ops (docs/op-spec.md) through `suggest`, offline and with an LLM, here and on a
+// daemon that has never seen the op (the spec travels with the job).
+namespace cannbot {
+namespace {
+
+std::string UserOps() { return SourcePath("tests/fixtures/user_ops"); }
+std::string UserKernel(const std::string& name) {
+  return UserOps() + "/kernels/" + name + ".cpp";
+}
+
+TEST(SuggestUserOpTest, AnFp16OpIsOptimisedThroughAnLlmHereAndOnADaemonThatNeverSawIt) {
+  FakeLlmServer llm;
+  const testing::ScriptedReply answer = Chat(
+      {Fenced(Read(UserKernel("rms_norm_fast")), "Sixteen fp32 partial sums, one rsqrt per row.")});
+  llm.Push(answer);  // the local run
+  llm.Push(answer);  // the daemon's run
+  // No ops_dirs: the daemon learns rms_norm from the job.
+  testing::Daemon daemon(testing::Daemon::Options{
+      {}, {}, "[llm]\nurl = \"" + llm.base_url() + "\"\nmodel = \"m\"\n"});
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+  const std::vector<std::string> args = {
+      UserKernel("rms_norm_naive"), "--ops-dir", UserOps(), "--op", "rms_norm", "--llm",
+      llm.base_url(), "--model", "m", "--samples", "1", "--rounds", "0", "--seed", "11", "--json"};
+  SuggestRun local = Suggest(args);
+  std::vector<std::string> remote_args = args;
+  remote_args.insert(remote_args.end(), {"--server", daemon.url()});
+  SuggestRun remote = Suggest(remote_args);
+
+  ASSERT_EQ(local.exit_code, 0) << local.output;
+  ASSERT_EQ(remote.exit_code, 0) << remote.output << daemon.Log();
+  nlohmann::json local_report = JsonOf(local.output);
+  nlohmann::json remote_report = JsonOf(remote.output);
+  ASSERT_TRUE(local_report.is_object()) << local.output;
+  ASSERT_TRUE(remote_report.is_object()) << remote.output;
+  EXPECT_TRUE(local_report["found"].get<bool>());
+  const auto& verdict = remote_report["attempts"][0]["verdict"];
+  EXPECT_EQ(verdict["verdict"], "accepted");
+  EXPECT_NE(verdict["reference"].get<std::string>().find("rms_norm_ref.cpp (sandboxed)"),
+            std::string::npos);
+  EXPECT_EQ(local_report["attempts"][0]["verdict"]["verdict"], verdict["verdict"]);
+  EXPECT_EQ(local_report["attempts"][0]["verdict"]["numeric"]["cases"].size(),
+            verdict["numeric"]["cases"].size());
+  // The prompt carried the spec: the fp16 signature, the dtypes and the CANN standard.
+  ASSERT_EQ(llm.requests().size(), 2u);
+  const std::string prompt =
+      nlohmann::json::parse(llm.requests()[1])["messages"][1]["content"];
+  EXPECT_NE(prompt.find("void rms_norm(const half* x, const half* gamma, half* y"),
+            std::string::npos) << prompt;
+  EXPECT_NE(prompt.find("CANN standard"), std::string::npos);
+  EXPECT_NE(prompt.find("`half` is _Float16"), std::string::npos);
+  EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+TEST(SuggestUserOpTest, OfflineSuggestTriesTheFamilyRecipesOnAUsersOp) {
+  SuggestRun run = Suggest({UserKernel("add_broadcast_naive"), "--ops-dir", UserOps(), "--op",
+                            "add_broadcast", "--budget", "2", "--seed", "3", "--json"});
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.output;
+  nlohmann::json report = JsonOf(run.output);
+  ASSERT_TRUE(report.is_object()) << run.output;
+  ASSERT_FALSE(report["attempts"].empty()) << run.output;
+  EXPECT_NE(report["attempts"][0]["origin"].get<std::string>().find("compile-hints"),
+            std::string::npos) << run.output;
+  EXPECT_NE(report["attempts"][0]["verdict"]["layer"], "compile") << run.output;
+}
+
+TEST(SuggestUserOpTest, AnInlineSpecThatDoesNotParseIsRefusedByTheDaemon) {
+  testing::Daemon daemon;
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+  nlohmann::json body = {{"source", "x"},
+                         {"op_spec", "name = \"k\"\nsummary = \"s\"\nunknown_key = 1\n"}};
+  testing::HttpReply reply = daemon.Post("/optimize", body.dump());
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("field 'op_spec'"), std::string::npos) << reply.body;
+  EXPECT_NE(reply.body.find("unknown_key"), std::string::npos) << reply.body;
+  EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+TEST(SuggestUserOpTest, ABadSpecDirectoryIsRefusedNamingTheFileAndLine) {
+  TempDir dir = std::move(TempDir::Create("cannbot-bad-specs")).value();
+  ASSERT_TRUE(WriteFile(dir.File("broken.toml"),
+                        "name = \"k\"\nsummary = \"s\"\nreference = \"baseline\"\nflops = \"n\"\n"
+                        "params = [ { name = \"x\", kind = \"input\", dtype = \"fp8\", "
+                        "extent = \"n\" } ]\n")
+                  .ok());
+  SuggestRun run = Suggest({UserKernel("add_broadcast_naive"), "--ops-dir", dir.path(), "--op",
+                            "k"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("broken.toml:5: field 'params[0].dtype'"), std::string::npos)
+      << run.output;
+}
+
+}  // namespace
+}  // namespace cannbot

@@ -158,6 +158,7 @@ struct OpSpec {
   std::string reference_source;
   std::string reference_file;  // kSource: where it came from, for messages
   std::string origin = "built-in";  // or the spec file's path, or "inline"
+  std::string spec_text;  // a spec file's TOML text, so a remote job can carry the op
   // Which recipes and skills apply: "elementwise", "activation", "binary", "reduction",
   // "normalization", "matmul", "convolution" or "other".
   std::string family = "other";

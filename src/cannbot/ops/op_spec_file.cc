@@ -317,6 +317,7 @@ Result<OpSpec> ParseOpSpec(const std::string& text, const std::string& path,
                         "tolerance"});
   OpSpec op;
   op.origin = path;
+  op.spec_text = text;
   op.name = r.String(root, "", "name", true).value_or("");
   op.summary = r.String(root, "", "summary", true).value_or("");
   op.semantics = r.String(root, "", "semantics", false).value_or(op.summary);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/ops/op_spec_file.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 
@@ -163,7 +164,16 @@ void Service::Shutdown(std::chrono::milliseconds grace) {
 }
 
 std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
-  if (auto op = engine::FindOp(registry(), spec.op); !op.ok()) {
+  if (!spec.op_spec.empty()) {  // the job brings its op (already parsed by JobSpec::FromJson)
+    const ops::OpSpec* known = registry().Find(spec.op);
+    auto brought = ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference);
+    if (!brought.ok()) return Refusal("invalid_argument", "field 'op_spec': " + brought.status().message());
+    if (known != nullptr && !brought->overrides) {
+      return Refusal("op_exists", "field 'op_spec': op '" + spec.op + "' is already defined by " +
+                                      known->origin +
+                                      " (a spec that means to replace it says overrides = true)");
+    }
+  } else if (auto op = engine::FindOp(registry(), spec.op); !op.ok()) {
     return Refusal("unknown_op", "field 'op': " + op.status().message() + "; GET /ops lists them");
   }
   if (!spec.profile.empty()) {
