@@ -360,3 +360,58 @@ TEST(CiCliTest, AChangeWithoutKernelsWarnsAboutDeadGlobsAndPostsNothingNew) {
 
 }  // namespace
 }  // namespace cannbot
+
+namespace cannbot {
+namespace {
+
+// An operator repository that carries its own op spec (ops_dir) next to its kernels: the
+// bot reads the spec as of head and sends it with the kernel's job, so a local run and a
+// daemon that has never seen the op judge the kernel alike.
+TEST(CiCliTest, ARepositorysOwnOpSpecIsUsedHereAndThroughADaemon) {
+  TestRepo repo;
+  repo.Write(".cannbot.toml",
+             "ops_dir = \"specs\"\n[thresholds]\ntime_budget_seconds = 60\nmax_variants = 2\n"
+             "[[kernels]]\nglob = \"kernels/*.cpp\"\nop = \"add_broadcast\"\n");
+  repo.Copy("specs/add_broadcast.toml", testing::Fixture("user_ops/add_broadcast.toml"));
+  repo.Copy("specs/add_broadcast_ref.cpp", testing::Fixture("user_ops/add_broadcast_ref.cpp"));
+  repo.Copy("kernels/add_broadcast.cpp", testing::Fixture("user_ops/kernels/add_broadcast_naive.cpp"));
+  repo.Commit("base");
+  repo.Copy("kernels/add_broadcast.cpp", testing::Fixture("user_ops/kernels/add_broadcast_wrong.cpp"));
+  repo.Commit("index the bias by row");
+
+  CliRun local = Ci(repo.path(), {"--base", "main~1", "--head", "main", "--dry-run"});
+  EXPECT_EQ(local.exit_code, 1) << local.output;
+  EXPECT_TRUE(Contains(local.output, "### `kernels/add_broadcast.cpp` · op `add_broadcast` · "
+                                     "**this change breaks numeric equivalence**"))
+      << local.output;
+  EXPECT_TRUE(Contains(local.output, "first at index")) << local.output;
+
+  testing::Daemon daemon;  // knows only the built-in ops
+  ASSERT_TRUE(daemon.Start());
+  CliRun remote = Ci(repo.path(), {"--base", "main~1", "--head", "main", "--dry-run", "--server",
+                                   daemon.url()});
+  EXPECT_EQ(remote.exit_code, 1) << remote.output << daemon.Log();
+  EXPECT_TRUE(Contains(remote.output, "**this change breaks numeric equivalence**"))
+      << remote.output;
+}
+
+TEST(CiCliTest, ABadSpecInTheRepositoryNamesItsFileAndLine) {
+  TestRepo repo;
+  repo.Write(".cannbot.toml",
+             "ops_dir = \"specs\"\n[[kernels]]\nglob = \"kernels/*.cpp\"\nop = \"k\"\n");
+  repo.Write("specs/k.toml", "name = \"k\"\nsummary = \"s\"\nflops = \"n\"\nreference = \"baseline\"\n"
+                             "params = [ { name = \"x\", kind = \"input\", dtype = \"half\", "
+                             "extent = \"m\" }, { name = \"y\", kind = \"output\", dtype = \"half\", "
+                             "extent = \"n\" }, { name = \"n\", kind = \"size\" } ]\n");
+  repo.Write("kernels/k.cpp", "// k\n");
+  repo.Commit("base");
+  repo.Write("kernels/k.cpp", "// k, changed\n");
+  repo.Commit("head");
+  CliRun run = Ci(repo.path(), {"--base", "main~1", "--head", "main", "--dry-run"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_TRUE(Contains(run.output, "specs/k.toml")) << run.output;
+  EXPECT_TRUE(Contains(run.output, "'m', which is not a size parameter")) << run.output;
+}
+
+}  // namespace
+}  // namespace cannbot
