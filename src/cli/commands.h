@@ -32,7 +32,7 @@ Command RegisterOps(CLI::App& app, const ops::Registry& registry);
 Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry);
 Command RegisterSuggest(CLI::App& app, const ops::Registry& registry);
 Command RegisterSkills(CLI::App& app);
-Command RegisterServe(CLI::App& app);
+Command RegisterServe(CLI::App& app, const ops::Registry& registry);
 Command RegisterCi(CLI::App& app, const ops::Registry& registry);
 Command RegisterMachine(CLI::App& app);
 

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands = {
       RegisterValidate(app, registry), RegisterSuggest(app, registry),
       RegisterDiagnose(app, registry), RegisterOps(app, registry),
-      RegisterSkills(app),             RegisterServe(app),
+      RegisterSkills(app),             RegisterServe(app, registry),
       RegisterCi(app, registry),       RegisterMachine(app)};
   try {
     app.parse(argc, argv);

@@ -62,7 +62,7 @@ Status WritePortFile(const std::string& path, int port) {
   return Status::Ok();
 }
 
-int Run(const ServeFlags& flags) {
+int Run(const ServeFlags& flags, const ops::Registry& registry) {
   config::Config config;
   Status s = BuildConfig(flags, &config);
   if (!s.ok()) return ReportError(s, false);
@@ -75,7 +75,7 @@ int Run(const ServeFlags& flags) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   auto log = MakeLogger();
-  auto service = service::Service::Open(config, log);
+  auto service = service::Service::Open(config, registry, log);
   if (!service.ok()) return ReportError(service.status(), false);
   s = (*service)->Start();
   if (!s.ok()) return ReportError(s, false);
@@ -112,7 +112,7 @@ int Run(const ServeFlags& flags) {
 
 }  // namespace
 
-Command RegisterServe(CLI::App& app) {
+Command RegisterServe(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<ServeFlags>();
   CLI::App* cmd = app.add_subcommand("serve", "Run the cannbot daemon (HTTP API, durable jobs)");
   cmd->add_option("--host", flags->host, "Address to bind (default 127.0.0.1)");
@@ -126,7 +126,7 @@ Command RegisterServe(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--queue-size", flags->queue_size, "Queued jobs before 429 (default 256)")
       ->check(CLI::PositiveNumber);
-  return {cmd, [flags] { return Run(*flags); }};
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 
 }  // namespace cannbot::cli

@@ -166,3 +166,94 @@ TEST_F(BadReferenceTest, AReferenceThatLeavesOutputsUnwrittenIsRefused) {
 
 }  // namespace
 }  // namespace cannbot::validator
+
+namespace cannbot::validator {
+namespace {
+
+// One op spec with its reference and a candidate, written to a temporary directory.
+struct TinyOp {
+  std::string spec;
+  std::string reference;
+  std::string candidate;
+};
+
+Result<Verdict> ValidateTinyOp(const TinyOp& op, const std::string& name) {
+  CANNBOT_ASSIGN_OR_RETURN(TempDir dir, TempDir::Create("cannbot-tiny-op"));
+  CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File(name + ".toml"), op.spec));
+  CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("ref.cpp"), op.reference));
+  ops::Registry registry = cannbot_test::BuiltInOps();
+  CANNBOT_RETURN_IF_ERROR(ops::AddOpsDirs({dir.path()}, &registry));
+  auto store = testing::SharedStore();
+  Validator validator(testing::TestConfig(), store.get(), registry);
+  ValidationRequest request;
+  request.op = name;
+  request.candidate = {"candidate.cpp", op.candidate};
+  request.seed = 99;
+  return validator.Validate(request);
+}
+
+// bfloat16 in, bfloat16 out: the prelude's struct converts to and from float.
+TEST(UserOpsDtypeTest, ABfloat16KernelPassesTheNumericLayer) {
+  const TinyOp op{
+      R"(name = "double_bf16"
+summary = "y = 2x in bfloat16"
+reference = "ref.cpp"
+flops = "n"
+params = [
+  { name = "x", kind = "input", dtype = "bfloat16", extent = "n" },
+  { name = "y", kind = "output", dtype = "bfloat16", extent = "n" },
+  { name = "n", kind = "size" },
+]
+shapes = [ { label = "odd", n = 37 }, { label = "perf", perf = true, n = 65536 } ]
+[inputs.x]
+distribution = "normal"
+edges = ["subnormal", "max", "negative_zero"]
+[tolerance]
+exact = true
+)",
+      "extern \"C\" void double_bf16_reference(const bfloat16* x, bfloat16* y, int64_t n) {\n"
+      "  for (int64_t i = 0; i < n; ++i) y[i] = bfloat16(float(x[i]) * 2.0f);\n}\n",
+      "extern \"C\" void double_bf16(const bfloat16* x, bfloat16* y, int64_t n) {\n"
+      "  for (int64_t i = 0; i < n; ++i) y[i] = float(x[i]) + float(x[i]);\n}\n"};
+  auto v = ValidateTinyOp(op, "double_bf16");
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  ASSERT_TRUE(v->numeric.has_value()) << v->RenderText();
+  EXPECT_TRUE(v->numeric->ok) << v->RenderText();
+  EXPECT_NE(v->layer, Layer::kCompile);
+  EXPECT_NE(v->layer, Layer::kNumeric);
+}
+
+// int8 in, int32 out, judged exactly; a kernel that wraps in int8 is caught.
+TEST(UserOpsDtypeTest, AnInt8KernelThatOverflowsIsRejectedExactly) {
+  TinyOp op{R"(name = "triple_i8"
+summary = "y = 3x, int8 in, int32 out"
+reference = "ref.cpp"
+flops = "n"
+params = [
+  { name = "x", kind = "input", dtype = "int8_t", extent = "n" },
+  { name = "y", kind = "output", dtype = "int32_t", extent = "n" },
+  { name = "n", kind = "size" },
+]
+shapes = [ { label = "odd", n = 301 }, { label = "perf", perf = true, n = 65536 } ]
+[inputs.x]
+distribution = "integer"
+low = -128
+high = 127
+)",
+            "extern \"C\" void triple_i8_reference(const int8_t* x, int32_t* y, int64_t n) {\n"
+            "  for (int64_t i = 0; i < n; ++i) y[i] = 3 * int32_t(x[i]);\n}\n",
+            "extern \"C\" void triple_i8(const int8_t* x, int32_t* y, int64_t n) {\n"
+            "  for (int64_t i = 0; i < n; ++i) y[i] = int8_t(3 * x[i]);\n}\n"};
+  auto wrong = ValidateTinyOp(op, "triple_i8");
+  ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
+  EXPECT_EQ(wrong->layer, Layer::kNumeric) << wrong->RenderText();
+  EXPECT_EQ(wrong->numeric->cases.front().tolerance.kind, ops::Tolerance::Kind::kExact);
+  op.candidate = "extern \"C\" void triple_i8(const int8_t* x, int32_t* y, int64_t n) {\n"
+                 "  for (int64_t i = 0; i < n; ++i) y[i] = x[i] * 3;\n}\n";
+  auto right = ValidateTinyOp(op, "triple_i8");
+  ASSERT_TRUE(right.ok()) << right.status().ToString();
+  EXPECT_TRUE(right->numeric->ok) << right->RenderText();
+}
+
+}  // namespace
+}  // namespace cannbot::validator

@@ -121,7 +121,7 @@ Status ReadServer(const Json& j, ServerConfig* server) {
 Status FromJson(const Json& j, Config* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
   for (const auto& [key, value] : j.items()) {
-    if (key == "db" || key == "min_speedup") continue;
+    if (key == "db" || key == "min_speedup" || key == "op_memory_limit_mb") continue;
     if (key == "ops_dirs") {
       CANNBOT_RETURN_IF_ERROR(Read(j, "ops_dirs", &config->ops_dirs, ""));
       continue;
@@ -149,6 +149,10 @@ Status FromJson(const Json& j, Config* config) {
     }
   }
   CANNBOT_RETURN_IF_ERROR(Read(j, "db", &config->db, ""));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "op_memory_limit_mb", &config->op_memory_limit_mb, ""));
+  if (config->op_memory_limit_mb < 1) {
+    return Status::InvalidArgument("op_memory_limit_mb must be at least 1");
+  }
   return Read(j, "min_speedup", &config->min_speedup, "");
 }
 

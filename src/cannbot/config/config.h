@@ -6,6 +6,7 @@
 //   db = "/var/lib/cannbot/cannbot.db"
 //   min_speedup = 1.05
 //   ops_dirs = ["/opt/team-ops"]     op spec files (docs/op-spec.md) beside the built-ins
+//   op_memory_limit_mb = 256          most tensor memory one call of a spec file's op may need
 //   [llm]      url, model, api_key_env, temperature, max_tokens, timeout_seconds, retries
 //   [loop]     samples, rounds, good_enough_roofline, token_budget
 //   [skills]   dirs = ["/opt/team-skills"]
@@ -50,6 +51,9 @@ struct Config {
   optimize::LoopConfig loop;
   std::vector<std::string> skill_dirs;  // in addition to the built-in skills/
   std::vector<std::string> ops_dirs;    // op spec directories, in addition to the built-ins
+  // Most tensor memory one call of a spec file's op may need (the perf gate keeps several
+  // calls' data); a spec above it is refused with the figure.
+  int64_t op_memory_limit_mb = 256;
   std::string compiler = "g++";
   std::vector<std::string> compiler_flags;  // empty = the validator's defaults
   ServerConfig server;

@@ -79,6 +79,13 @@ void Diagnose(const JobSpec& spec, const profile::Profile& profile, SuggestRepor
   for (const std::string& note : profile.notes) report->notes.push_back("profile: " + note);
 }
 
+// The limits a spec file's op is loaded with.
+ops::SpecLoadOptions SpecOptions(const config::Config& config) {
+  ops::SpecLoadOptions options;
+  options.max_call_bytes = config.op_memory_limit_mb << 20;
+  return options;
+}
+
 }  // namespace
 
 struct Engine::Owned {
@@ -99,7 +106,7 @@ Result<const ops::OpSpec*> FindOp(const ops::Registry& registry, const std::stri
 Result<std::unique_ptr<Engine>> Engine::Open(const config::Config& config,
                                              ops::Registry registry,
                                              std::vector<std::string>* warnings) {
-  CANNBOT_RETURN_IF_ERROR(ops::AddOpsDirs(config.ops_dirs, &registry));
+  CANNBOT_RETURN_IF_ERROR(ops::AddOpsDirs(config.ops_dirs, &registry, SpecOptions(config)));
   auto owned = std::make_shared<Owned>(Owned{config, std::move(registry), nullptr, nullptr, {}});
   const std::string path = config.db.empty() ? store::Store::DefaultPath() : config.db;
   CANNBOT_ASSIGN_OR_RETURN(owned->store, store::Store::Open(path));
@@ -136,7 +143,8 @@ config::Config Engine::JobConfig(const JobOptions& options) const {
 Result<const ops::OpSpec*> Engine::ResolveOp(const JobSpec& spec,
                                              std::optional<ops::OpSpec>* inline_op) const {
   if (spec.op_spec.empty()) return FindOp(*parts_.registry, spec.op);
-  CANNBOT_ASSIGN_OR_RETURN(*inline_op, ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference));
+  CANNBOT_ASSIGN_OR_RETURN(*inline_op, ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference,
+                                                              SpecOptions(*parts_.config)));
   const ops::OpSpec* known = parts_.registry->Find((*inline_op)->name);
   if (known != nullptr && !(*inline_op)->overrides) {
     return Status::InvalidArgument("op_spec: op '" + known->name + "' is already defined by " +

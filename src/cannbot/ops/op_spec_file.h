@@ -25,7 +25,7 @@ namespace cannbot::ops {
 struct SpecLoadOptions {
   // The most tensor bytes one call of any listed shape may need (inputs and outputs); the
   // perf gate keeps a few such sets, so a spec above it is refused with the figure.
-  int64_t max_call_bytes = int64_t{2} << 30;  // 2 GiB
+  int64_t max_call_bytes = int64_t{256} << 20;  // 256 MiB (config: op_memory_limit_mb)
   // Random cases (drawn within the sizes' bounds) stay below this many bytes per call.
   int64_t max_random_call_bytes = int64_t{64} << 20;  // 64 MiB
 };

@@ -41,13 +41,13 @@ Service::Service(config::Config config, std::shared_ptr<spdlog::logger> log)
       queue_(static_cast<size_t>(std::max(1, config_.server.queue_size))),
       service_metrics_(registry_) {}
 
-Result<std::unique_ptr<Service>> Service::Open(config::Config config,
+Result<std::unique_ptr<Service>> Service::Open(config::Config config, ops::Registry registry,
                                                std::shared_ptr<spdlog::logger> log) {
   std::unique_ptr<Service> s(new Service(std::move(config), std::move(log)));
   const std::string path = s->config_.db.empty() ? store::Store::DefaultPath() : s->config_.db;
   std::vector<std::string> warnings;
   CANNBOT_ASSIGN_OR_RETURN(s->engine_,
-                           engine::Engine::Open(s->config_, ops::Registry::BuiltIns(), &warnings));
+                           engine::Engine::Open(s->config_, std::move(registry), &warnings));
   for (const std::string& w : warnings) s->log_->warn("skills: {}", w);
   CANNBOT_ASSIGN_OR_RETURN(s->jobs_, JobStore::Open(path));
   s->probe_ = std::make_unique<LlmProbe>(s->config_.llm.base_url, llm::NewCurlHttpClient());

@@ -33,6 +33,7 @@
 #include <spdlog/logger.h>
 
 #include "cannbot/config/config.h"
+#include "cannbot/ops/registry.h"
 #include "cannbot/service/event_hub.h"
 #include "cannbot/service/job_queue.h"
 #include "cannbot/engine/engine.h"
@@ -78,7 +79,7 @@ struct Health {
 
 class Service {
  public:
-  static Result<std::unique_ptr<Service>> Open(config::Config config,
+  static Result<std::unique_ptr<Service>> Open(config::Config config, ops::Registry registry,
                                                std::shared_ptr<spdlog::logger> log);
   ~Service();  // Shutdown with no grace if still running
 

@@ -51,7 +51,7 @@ struct SandboxedReferenceConfig {
 std::unique_ptr<ReferenceOracle> SandboxedReference(const ops::OpSpec& op,
                                                     SandboxedReferenceConfig config);
 
-// Runs `oracle` twice on the op's first case and compares the bits: a reference that
+// Runs `oracle` twice on the op's first numeric case and compares the bits: a reference that
 // crashes or answers differently is refused before any candidate runs.
 Status ProbeReference(const ops::OpSpec& op, const ReferenceOracle& oracle, uint64_t seed);
 
