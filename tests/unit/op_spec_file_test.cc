@@ -240,3 +240,63 @@ TEST(OpSpecFileTest, AnInlineSpecSentWithAJobIsCheckedAtTheEdge) {
 
 }  // namespace
 }  // namespace cannbot::ops
+
+namespace cannbot::ops {
+namespace {
+
+TEST(OpSpecFileTest, AKeyOfAnotherParameterKindIsRefused) {
+  const std::string e = Error(Replace(kSpec, "{ name = \"s\", kind = \"scalar\", default = 2.0 }",
+                                      "{ name = \"s\", kind = \"scalar\", dtype = \"half\" }"));
+  EXPECT_NE(e.find("params[3].dtype': does not apply to a scalar parameter"), std::string::npos)
+      << e;
+}
+
+TEST(OpSpecFileTest, TablesOfParamsAndShapesReadLikeInlineOnes) {
+  const std::string tables = R"(name = "scale"
+summary = "y = x * s"
+reference = "ref.cpp"
+flops = "n"
+
+[[params]]
+name = "x"
+kind = "input"
+dtype = "half"
+extent = "n"
+
+[[params]]
+name = "y"
+kind = "output"
+dtype = "half"
+extent = "n"
+
+[[params]]
+name = "n"
+kind = "size"
+
+[[params]]
+name = "s"
+kind = "scalar"
+
+[[shapes]]
+label = "tiny"
+n = 3
+s = 2   # an integer is a fine scalar
+
+[[shapes]]
+label = "perf"
+perf = true
+n = 4096
+s = 0.5
+)";
+  auto op = Parse(tables);
+  ASSERT_TRUE(op.ok()) << op.status().ToString();
+  auto inline_op = Parse(kSpec);
+  ASSERT_TRUE(inline_op.ok());
+  EXPECT_EQ(op->CSignature(), inline_op->CSignature());
+  EXPECT_FLOAT_EQ(op->shapes[0].Scalar("s"), 2.0f);
+  EXPECT_NE(Error(Replace(tables, "n = 3\n", "n = 3.0\n")).find("must be an integer"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace cannbot::ops

@@ -53,6 +53,21 @@ void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, Op
   const auto name = r.String(t, where, "name", true);
   const auto kind = r.String(t, where, "kind", true);
   if (!r.ok()) return;
+  // Keys of another kind are mistakes, not hints: a scalar's dtype would be silently float.
+  const std::map<std::string, std::set<std::string>> own_keys = {
+      {"input", {"dtype", "extent"}}, {"output", {"dtype", "extent"}},
+      {"size", {"min", "max"}},       {"scalar", {"default"}}};
+  if (auto own = own_keys.find(*kind); own != own_keys.end()) {
+    for (const char* key : {"dtype", "extent", "min", "max", "default"}) {
+      if (t.contains(key) && own->second.count(key) == 0) {
+        return r.Fail(t.get(key), where + "." + key,
+                      "does not apply to a " + *kind + " parameter" +
+                          (*kind == "scalar" ? " (scalars are float; integer attributes are "
+                                               "sizes)"
+                                             : ""));
+      }
+    }
+  }
   if (!IsIdentifier(*name)) return r.Fail(t.get("name"), where + ".name", "must be a C identifier");
   Param p;
   p.name = *name;
