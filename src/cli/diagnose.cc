@@ -14,7 +14,7 @@
 #include "cannbot/profile/import.h"
 #include "cannbot/store/store.h"
 #include "cannbot/util/fs.h"
-#include "cannbot/validator/self_profile.h"
+#include "cannbot/validator/validator.h"
 #include "cli/commands.h"
 
 namespace cannbot::cli {
@@ -44,11 +44,11 @@ Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& regi
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
   auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
   if (!store.ok()) return store.status();
-  validator::SelfProfileConfig config;
-  config.hardware_counters = !flags.no_counters;
+  // Through a Validator, so a user's op is checked against its own (sandboxed) reference.
+  validator::Validator validator(validator::ValidatorConfig{}, store->get(), registry);
   CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
-                           validator::SelfProfile(*op, {flags.source, *text}, store->get(),
-                                                  config));
+                           validator.MeasureProfile(op->name, {flags.source, *text}, std::nullopt,
+                                                    op, !flags.no_counters));
   return Loaded{std::move(p), flags.source + " (self-profiled on this CPU as " + op->name + ")"};
 }
 

@@ -54,7 +54,10 @@ void PrintOp(const ops::OpSpec& op) {
     }
   }
   for (const auto& [dtype, t] : op.tolerance_by_dtype) {
-    std::printf("  %-10s %s\n", ops::DTypeName(dtype), t.Describe().c_str());
+    for (const ops::Shape& s : op.shapes) {
+      std::printf("  %-10s %-10s %s\n", ops::DTypeName(dtype), s.label.c_str(),
+                  t(s).Describe().c_str());
+    }
   }
   std::printf("\nInputs:\n");
   for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kInput)) {

@@ -127,7 +127,7 @@ const char* ReferenceKindName(ReferenceKind kind) {
 
 Tolerance OpSpec::ToleranceFor(const Shape& shape, DType dtype) const {
   auto it = tolerance_by_dtype.find(dtype);
-  if (it != tolerance_by_dtype.end()) return it->second;
+  if (it != tolerance_by_dtype.end()) return it->second(shape);
   return tolerance(shape);
 }
 
@@ -219,7 +219,9 @@ nlohmann::json OpSpec::ToJson(bool full) const {
   for (const auto& [input, d] : inputs) inputs_json[input] = d.Describe();
   out["inputs"] = inputs_json;
   nlohmann::json tolerances = nlohmann::json::object();
-  for (const auto& [dtype, t] : tolerance_by_dtype) tolerances[DTypeName(dtype)] = t.Describe();
+  for (const auto& [dtype, t] : tolerance_by_dtype) {
+    for (const Shape& s : shapes) tolerances[DTypeName(dtype)][s.label] = t(s).Describe();
+  }
   if (!tolerances.empty()) out["tolerance_by_dtype"] = tolerances;
   out["origin"] = origin;
   out["reference"] = ReferenceKindName(reference_kind);

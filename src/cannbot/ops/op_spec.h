@@ -141,7 +141,7 @@ struct OpSpec {
   std::map<std::string, std::map<std::string, Distribution>> input_overrides;
   std::function<Tolerance(const Shape&)> tolerance;
   // Per-dtype tolerances of a spec file; an output of a listed dtype uses its entry.
-  std::map<DType, Tolerance> tolerance_by_dtype;
+  std::map<DType, std::function<Tolerance(const Shape&)>> tolerance_by_dtype;
   std::function<double(const Shape&)> flops;  // floating-point operations of one call
   // Bytes of one call when the spec gives them; unset: every tensor read or written once.
   std::function<double(const Shape&)> bytes;

@@ -1,6 +1,7 @@
 #include "cannbot/ops/op_spec_file.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@ struct ParamFacts {
   std::map<std::string, util::Expr> extents;             // tensor -> its element count
   std::map<std::string, std::pair<int64_t, int64_t>> bounds;  // size -> [min, max] given
   std::map<std::string, float> scalar_defaults;
+  std::map<std::string, std::pair<double, double>> scalar_bounds;  // [min, max], inclusive
 };
 
 std::map<std::string, int64_t> SizesOf(const Shape& shape) { return shape.sizes; }
@@ -56,7 +58,7 @@ void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, Op
   // Keys of another kind are mistakes, not hints: a scalar's dtype would be silently float.
   const std::map<std::string, std::set<std::string>> own_keys = {
       {"input", {"dtype", "extent"}}, {"output", {"dtype", "extent"}},
-      {"size", {"min", "max"}},       {"scalar", {"default"}}};
+      {"size", {"min", "max"}},       {"scalar", {"default", "min", "max"}}};
   if (auto own = own_keys.find(*kind); own != own_keys.end()) {
     for (const char* key : {"dtype", "extent", "min", "max", "default"}) {
       if (t.contains(key) && own->second.count(key) == 0) {
@@ -108,8 +110,15 @@ void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, Op
       }
       facts->bounds[p.name] = {*min, *max};
     }
-  } else if (const auto d = r.Number(t, where, "default", false)) {
-    facts->scalar_defaults[p.name] = static_cast<float>(*d);
+  } else {
+    if (const auto d = r.Number(t, where, "default", false)) {
+      facts->scalar_defaults[p.name] = static_cast<float>(*d);
+    }
+    const auto min = r.Number(t, where, "min", false);
+    const auto max = r.Number(t, where, "max", false);
+    if (min || max) {
+      facts->scalar_bounds[p.name] = {min.value_or(-HUGE_VAL), max.value_or(HUGE_VAL)};
+    }
   }
   op->params.push_back(std::move(p));
 }
@@ -145,6 +154,13 @@ void ReadParams(SpecReader& r, const toml::table& root, OpSpec* op, ParamFacts* 
 void CheckShapeFits(SpecReader& r, const toml::table* node, const std::string& where,
                     const OpSpec& op, const ParamFacts& facts, const Shape& shape,
                     const SpecLoadOptions& options) {
+  for (const auto& [name, bounds] : facts.scalar_bounds) {
+    const double v = shape.scalars.at(name);
+    if (v >= bounds.first && v <= bounds.second && std::isfinite(v)) continue;
+    return r.Fail(node, where + "." + name,
+                  std::to_string(v) + " is outside the parameter's range [" +
+                      std::to_string(bounds.first) + ", " + std::to_string(bounds.second) + "]");
+  }
   int64_t bytes = 0;
   for (const Param& p : op.params) {
     if (!p.IsTensor()) continue;
@@ -297,11 +313,25 @@ void ReadWork(SpecReader& r, const toml::table& root, OpSpec* op) {
 }
 
 void ReadReference(SpecReader& r, const toml::table& root, const ReferenceLoader& load,
-                   OpSpec* op) {
+                   const SpecLoadOptions& options, OpSpec* op) {
   const auto reference = r.String(root, "", "reference", true);
   if (!reference) return;
   if (*reference == "baseline") {
     op->reference_kind = ReferenceKind::kBaseline;
+    return;
+  }
+  if (*reference == "builtin") {  // trusted code in this process: cannbot's own specs only
+    if (!options.builtin_reference) {
+      return r.Fail(root.get("reference"), "reference",
+                    "\"builtin\" is reserved for cannbot's own ops: name your reference file");
+    }
+    op->reference_kind = ReferenceKind::kBuiltIn;
+    op->reference = options.builtin_reference(*op);
+    op->reference_source = std::string(EmbeddedReferenceSource(op->name));
+    if (!op->reference || op->reference_source.empty()) {
+      r.Fail(root.get("reference"), "reference",
+             "no built-in reference named " + op->name + " takes the spec's signature");
+    }
     return;
   }
   auto text = load(*reference);
@@ -329,7 +359,7 @@ Result<OpSpec> ParseOpSpec(const std::string& text, const std::string& path,
   SpecReader r(path);
   r.OnlyKeys(root, "", {"name", "summary", "semantics", "family", "overrides", "nonfinite",
                         "reference", "flops", "bytes", "params", "shapes", "inputs",
-                        "tolerance"});
+                        "tolerance", "random_case"});
   OpSpec op;
   op.origin = path;
   op.spec_text = text;
@@ -351,9 +381,10 @@ Result<OpSpec> ParseOpSpec(const std::string& text, const std::string& path,
   if (r.ok()) ReadWork(r, root, &op);
   if (r.ok()) spec_file::ReadInputs(r, root, nonfinite, &op);
   if (r.ok()) spec_file::ReadTolerance(r, root, &op);
-  if (r.ok()) ReadReference(r, root, load_reference, &op);
+  if (r.ok()) ReadReference(r, root, load_reference, options, &op);
+  const bool random_case = r.Bool(root, "", "random_case").value_or(true);
   if (!r.ok()) return r.status();
-  AddRandomCase(&op, facts, options);
+  if (random_case) AddRandomCase(&op, facts, options);
   return op;
 }
 

@@ -28,6 +28,9 @@ struct SpecLoadOptions {
   int64_t max_call_bytes = int64_t{256} << 20;  // 256 MiB (config: op_memory_limit_mb)
   // Random cases (drawn within the sizes' bounds) stay below this many bytes per call.
   int64_t max_random_call_bytes = int64_t{64} << 20;  // 64 MiB
+  // Set only for cannbot's own specs: resolves `reference = "builtin"` to the trusted C++
+  // reference of that name (null: users' specs may not claim one).
+  std::function<ReferenceFn(const OpSpec& op)> builtin_reference;
 };
 
 // Returns the text of the reference source a spec names (`name` as written in the spec).

@@ -44,6 +44,13 @@ class Registry {
 // The embedded text of reference/<op>.h (generated at build time); empty if unknown.
 std::string_view EmbeddedReferenceSource(std::string_view op);
 
+// The built-in ops' spec files (ops/*.toml in the repository, embedded at build time).
+struct EmbeddedSpec {
+  std::string_view path;  // "ops/relu.toml"
+  std::string_view text;
+};
+const std::vector<EmbeddedSpec>& EmbeddedOpSpecs();
+
 // Catalog parts, one per family of ops; each appends its OpSpecs.
 void AddElementwiseOps(std::vector<OpSpec>* ops);
 void AddNormalizationOps(std::vector<OpSpec>* ops);

@@ -141,6 +141,40 @@ void ReadEdges(SpecReader& r, const toml::table& t, const std::string& where, co
 
 }  // namespace
 
+namespace {
+
+const std::set<std::string> kDistributionKeys = {
+    "distribution", "low", "high", "mean", "stddev", "row", "edges", "edge_fraction"};
+
+// One [inputs.NAME] table (or one of its per-shape replacements).
+Distribution ReadDistribution(SpecReader& r, const toml::table& t, const std::string& where,
+                              const Param& param, const OpSpec& op, bool nonfinite) {
+  Distribution d;
+  ReadKind(r, t, where, param, op, &d);
+  ReadEdges(r, t, where, param, nonfinite, &d);
+  return d;
+}
+
+// [inputs.NAME.shapes.LABEL]: the distribution of NAME on one listed shape.
+void ReadShapeInputs(SpecReader& r, const toml::table& t, const std::string& where,
+                     const Param& param, bool nonfinite, OpSpec* op) {
+  const toml::table* shapes = r.Table(t, where, "shapes", false);
+  if (shapes == nullptr) return;
+  for (const auto& [key, node] : *shapes) {
+    const std::string label(key.str());
+    const std::string field = where + ".shapes." + label;
+    bool known = false;
+    for (const Shape& s : op->shapes) known = known || s.label == label;
+    if (!known) return r.Fail(&node, field, "no shape is labelled '" + label + "'");
+    if (!node.is_table()) return r.Fail(&node, field, "must be a table");
+    r.OnlyKeys(*node.as_table(), field, kDistributionKeys);
+    op->input_overrides[label][param.name] =
+        ReadDistribution(r, *node.as_table(), field, param, *op, nonfinite);
+  }
+}
+
+}  // namespace
+
 void ReadInputs(SpecReader& r, const toml::table& root, bool nonfinite, OpSpec* op) {
   const toml::table* inputs = r.Table(root, "", "inputs", false);
   const Shape& perf = op->PerfShape();
@@ -153,67 +187,157 @@ void ReadInputs(SpecReader& r, const toml::table& root, bool nonfinite, OpSpec* 
       if (!node.is_table()) return r.Fail(&node, "inputs." + name, "must be a table");
       const toml::table& t = *node.as_table();
       const std::string where = "inputs." + name;
-      r.OnlyKeys(t, where, {"distribution", "low", "high", "mean", "stddev", "row", "edges",
-                            "edge_fraction", "edges_in_perf"});
-      Distribution d;
-      ReadKind(r, t, where, *param, *op, &d);
-      ReadEdges(r, t, where, *param, nonfinite, &d);
+      std::set<std::string> allowed = kDistributionKeys;
+      allowed.insert({"edges_in_perf", "shapes"});
+      r.OnlyKeys(t, where, allowed);
+      Distribution d = ReadDistribution(r, t, where, *param, *op, nonfinite);
       if (!r.ok()) return;
-      if (!d.edge_values.empty() && !r.Bool(t, where, "edges_in_perf").value_or(false)) {
+      const bool perf_override = op->input_overrides[perf.label].count(name) > 0;
+      if (!d.edge_values.empty() && !r.Bool(t, where, "edges_in_perf").value_or(false) &&
+          !perf_override) {
         Distribution plain = d;  // edge values would time the slow paths, not the kernel
         plain.edge_values.clear();
         op->input_overrides[perf.label][name] = plain;
       }
+      ReadShapeInputs(r, t, where, *param, nonfinite, op);
       op->inputs[name] = std::move(d);
     }
+  }
+  for (auto it = op->input_overrides.begin(); it != op->input_overrides.end();) {
+    it = it->second.empty() ? op->input_overrides.erase(it) : std::next(it);
   }
   for (const Param* p : op->ParamsOfKind(ParamKind::kInput)) {
     if (op->inputs.count(p->name) == 0) op->inputs[p->name] = DefaultDistribution(p->dtype);
   }
 }
 
+namespace {
+
+// A tolerance for one dtype: fixed values, atol/rtol expressions of the shape, and per-shape
+// replacements.
+struct ToleranceRule {
+  Tolerance base;
+  std::optional<util::Expr> atol;
+  std::optional<util::Expr> rtol;
+  std::map<std::string, Tolerance> by_shape;
+
+  Tolerance For(const Shape& shape) const {
+    if (auto it = by_shape.find(shape.label); it != by_shape.end()) return it->second;
+    Tolerance t = base;
+    std::map<std::string, double> values;
+    for (const auto& [name, v] : shape.sizes) values[name] = static_cast<double>(v);
+    for (const auto& [name, v] : shape.scalars) values[name] = v;
+    // Every listed shape was checked at load; a random one that fails keeps the fixed value.
+    if (atol) {
+      if (auto v = atol->EvaluateReal(values); v.ok()) t.atol = *v;
+    }
+    if (rtol) {
+      if (auto v = rtol->EvaluateReal(values); v.ok()) t.rtol = *v;
+    }
+    return t;
+  }
+};
+
+// A number, or an expression of the sizes and scalars (checked on every listed shape).
+void ReadBound(SpecReader& r, const toml::table& table, const std::string& where,
+               const char* key, const OpSpec& op, double* value,
+               std::optional<util::Expr>* expr) {
+  const toml::node* node = table.get(key);
+  if (node == nullptr) return;
+  if (!node->is_string()) {
+    if (const auto v = r.Number(table, where, key, true)) *value = *v;
+    *expr = std::nullopt;
+    return;
+  }
+  auto parsed = util::Expr::Parse(*node->value<std::string>());
+  if (!parsed.ok()) return r.Fail(node, SpecReader::Field(where, key), parsed.status().message());
+  for (const Shape& s : op.shapes) {
+    std::map<std::string, double> values;
+    for (const auto& [name, v] : s.sizes) values[name] = static_cast<double>(v);
+    for (const auto& [name, v] : s.scalars) values[name] = v;
+    auto v = parsed->EvaluateReal(values);
+    if (!v.ok() || *v < 0) {
+      return r.Fail(node, SpecReader::Field(where, key),
+                    "on shape '" + s.label + "': " + (v.ok() ? "negative" : v.status().message()));
+    }
+  }
+  *expr = *parsed;
+}
+
+const std::set<std::string> kToleranceKeys = {"standard", "exact", "atol", "rtol"};
+
+// Applies one tolerance table's keys to `rule`.
+void ReadToleranceTable(SpecReader& r, const toml::table& table, const std::string& where,
+                        DType dtype, const OpSpec& op, ToleranceRule* rule) {
+  if (const auto s = r.String(table, where, "standard", false)) {
+    if (*s != "cann") r.Fail(table.get("standard"), where + ".standard", "must be \"cann\"");
+    *rule = ToleranceRule{Tolerance::Cann(dtype), std::nullopt, std::nullopt, rule->by_shape};
+  }
+  if (r.Bool(table, where, "exact").value_or(false)) {
+    *rule = ToleranceRule{Tolerance::Exact(), std::nullopt, std::nullopt, rule->by_shape};
+  }
+  if (table.contains("atol") || table.contains("rtol")) {
+    Tolerance t{0.0, 0.0};
+    std::optional<util::Expr> atol, rtol;
+    ReadBound(r, table, where, "atol", op, &t.atol, &atol);
+    ReadBound(r, table, where, "rtol", op, &t.rtol, &rtol);
+    if (t.atol < 0 || t.rtol < 0) r.Fail(&table, where, "atol and rtol must not be negative");
+    *rule = ToleranceRule{t, atol, rtol, rule->by_shape};
+  }
+}
+
+// [tolerance.shapes.LABEL] tables: a fixed tolerance for one listed shape.
+void ReadShapeTolerances(SpecReader& r, const toml::table& table, const std::string& where,
+                         DType dtype, const OpSpec& op, ToleranceRule* rule) {
+  const toml::table* shapes = r.Table(table, where, "shapes", false);
+  if (shapes == nullptr) return;
+  for (const auto& [key, node] : *shapes) {
+    const std::string label(key.str());
+    const std::string field = where + ".shapes." + label;
+    const Shape* shape = nullptr;
+    for (const Shape& s : op.shapes) shape = s.label == label ? &s : shape;
+    if (shape == nullptr) return r.Fail(&node, field, "no shape is labelled '" + label + "'");
+    if (!node.is_table()) return r.Fail(&node, field, "must be a table");
+    r.OnlyKeys(*node.as_table(), field, kToleranceKeys);
+    ToleranceRule one = *rule;
+    one.by_shape.clear();
+    ReadToleranceTable(r, *node.as_table(), field, dtype, op, &one);
+    rule->by_shape[label] = one.For(*shape);
+  }
+}
+
+}  // namespace
+
 void ReadTolerance(SpecReader& r, const toml::table& root, OpSpec* op) {
   const toml::table* t = r.Table(root, "", "tolerance", false);
   std::set<DType> output_dtypes;
   for (const Param* p : op->ParamsOfKind(ParamKind::kOutput)) output_dtypes.insert(p->dtype);
-  auto fallback = [](DType dtype) {
-    return DTypeIsFloat(dtype) ? Tolerance::Cann(dtype) : Tolerance::Exact();
-  };
-  auto from = [&](const toml::table& table, const std::string& where, DType dtype,
-                  const Tolerance& inherited) {
-    Tolerance tol = inherited;
-    if (const auto s = r.String(table, where, "standard", false)) {
-      if (*s != "cann") r.Fail(table.get("standard"), where + ".standard", "must be \"cann\"");
-      tol = Tolerance::Cann(dtype);
-    }
-    if (r.Bool(table, where, "exact").value_or(false)) tol = Tolerance::Exact();
-    const auto atol = r.Number(table, where, "atol", false);
-    const auto rtol = r.Number(table, where, "rtol", false);
-    if (atol || rtol) {
-      tol = Tolerance{atol.value_or(0.0), rtol.value_or(0.0)};
-      if (tol.atol < 0 || tol.rtol < 0) r.Fail(&table, where, "atol and rtol must not be negative");
-    }
-    return tol;
-  };
+  std::set<std::string> allowed = kToleranceKeys;
+  allowed.insert("shapes");
+  for (DType d : {DType::kF32, DType::kF16, DType::kBF16, DType::kI8, DType::kU8, DType::kI32,
+                  DType::kI64}) {
+    allowed.insert(DTypeName(d));
+  }
+  if (t != nullptr) r.OnlyKeys(*t, "tolerance", allowed);
   for (DType dtype : output_dtypes) {
-    Tolerance tol = fallback(dtype);
+    ToleranceRule rule;
+    rule.base = DTypeIsFloat(dtype) ? Tolerance::Cann(dtype) : Tolerance::Exact();
     if (t != nullptr) {
-      std::set<std::string> allowed = {"standard", "exact", "atol", "rtol"};
-      for (DType d : {DType::kF32, DType::kF16, DType::kBF16, DType::kI8, DType::kU8,
-                      DType::kI32, DType::kI64}) {
-        allowed.insert(DTypeName(d));
-      }
-      r.OnlyKeys(*t, "tolerance", allowed);
-      tol = from(*t, "tolerance", dtype, tol);
+      ReadToleranceTable(r, *t, "tolerance", dtype, *op, &rule);
+      ReadShapeTolerances(r, *t, "tolerance", dtype, *op, &rule);
+      const std::string own_where = std::string("tolerance.") + DTypeName(dtype);
       if (const toml::table* own = r.Table(*t, "tolerance", DTypeName(dtype), false)) {
-        r.OnlyKeys(*own, std::string("tolerance.") + DTypeName(dtype), {"standard", "exact", "atol", "rtol"});
-        tol = from(*own, std::string("tolerance.") + DTypeName(dtype), dtype, tol);
+        std::set<std::string> own_keys = kToleranceKeys;
+        own_keys.insert("shapes");
+        r.OnlyKeys(*own, own_where, own_keys);
+        ReadToleranceTable(r, *own, own_where, dtype, *op, &rule);
+        ReadShapeTolerances(r, *own, own_where, dtype, *op, &rule);
       }
     }
-    op->tolerance_by_dtype[dtype] = tol;
+    op->tolerance_by_dtype[dtype] = [rule](const Shape& s) { return rule.For(s); };
   }
   const DType first = op->ParamsOfKind(ParamKind::kOutput).front()->dtype;
-  op->tolerance = [tol = op->tolerance_by_dtype[first]](const Shape&) { return tol; };
+  op->tolerance = op->tolerance_by_dtype[first];
 }
 
 }  // namespace spec_file

@@ -20,12 +20,14 @@ const MachineModel& Validator::Machine() {
 Result<profile::Profile> Validator::MeasureProfile(const std::string& op_name,
                                                   const KernelSource& kernel,
                                                   std::optional<uint64_t> seed,
-                                                  const ops::OpSpec* spec) {
+                                                  const ops::OpSpec* spec,
+                                                  bool hardware_counters) {
   SelfProfileConfig profile_config;
   profile_config.compiler = config_.compiler;
   profile_config.runner = config_.runner;
   profile_config.seed = seed;
   profile_config.max_seconds = 2;  // a diagnosis needs the regime, not a precise figure
+  profile_config.hardware_counters = hardware_counters;
   CANNBOT_ASSIGN_OR_RETURN(TargetPlan plan, Plan(op_name, nullptr, spec));
   CANNBOT_ASSIGN_OR_RETURN(TempDir work, TempDir::Create("cannbot-profile-reference"));
   CANNBOT_ASSIGN_OR_RETURN(auto reference, MakeReference(plan, &kernel, seed.value_or(NewSeed()),

@@ -81,9 +81,11 @@ class Validator {
   // The kernel measured on this CPU (SelfProfile with this validator's compiler and runner),
   // for suggestions made without a profiler's output. Timed under the same lock as the perf
   // layer, so it never overlaps another timing of this validator. Errors as SelfProfile.
+  // `spec` as ValidationRequest::spec; `hardware_counters`: try `perf stat` on the runner.
   Result<profile::Profile> MeasureProfile(const std::string& op, const KernelSource& kernel,
                                           std::optional<uint64_t> seed = std::nullopt,
-                                          const ops::OpSpec* spec = nullptr);
+                                          const ops::OpSpec* spec = nullptr,
+                                          bool hardware_counters = true);
 
   const ValidatorConfig& config() const { return config_; }
   const MachineModel& Machine();
