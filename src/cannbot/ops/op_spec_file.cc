@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -157,9 +158,10 @@ void CheckShapeFits(SpecReader& r, const toml::table* node, const std::string& w
   for (const auto& [name, bounds] : facts.scalar_bounds) {
     const double v = shape.scalars.at(name);
     if (v >= bounds.first && v <= bounds.second && std::isfinite(v)) continue;
-    return r.Fail(node, where + "." + name,
-                  std::to_string(v) + " is outside the parameter's range [" +
-                      std::to_string(bounds.first) + ", " + std::to_string(bounds.second) + "]");
+    char text[128];
+    std::snprintf(text, sizeof(text), "%g is outside the parameter's range [%g, %g]", v,
+                  bounds.first, bounds.second);
+    return r.Fail(node, where + "." + name, text);
   }
   int64_t bytes = 0;
   for (const Param& p : op.params) {
