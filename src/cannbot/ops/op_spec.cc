@@ -10,7 +10,7 @@ namespace cannbot::ops {
 int64_t Shape::Size(const std::string& name) const {
   auto it = sizes.find(name);
   if (it == sizes.end()) {
-    std::fprintf(stderr, "cannbot: op catalog bug: shape '%s' has no size '%s'\n",
+    std::fprintf(stderr, "cannbot: bug: shape '%s' has no size '%s'\n",
                  label.c_str(), name.c_str());
     std::abort();
   }
@@ -20,7 +20,7 @@ int64_t Shape::Size(const std::string& name) const {
 float Shape::Scalar(const std::string& name) const {
   auto it = scalars.find(name);
   if (it == scalars.end()) {
-    std::fprintf(stderr, "cannbot: op catalog bug: shape '%s' has no scalar '%s'\n",
+    std::fprintf(stderr, "cannbot: bug: shape '%s' has no scalar '%s'\n",
                  label.c_str(), name.c_str());
     std::abort();
   }

@@ -5,8 +5,8 @@
 // how close outputs must be, how much work one call does, and a trusted reference kernel.
 // Kernels follow the CPU kernel ABI of docs/kernel-abi.md: contiguous row-major tensors of the
 // params' dtypes, then int64_t sizes and float scalar attributes, in the declared order. The
-// built-in ops are written in C++ (catalog/*.cc); users' ops come from spec files
-// (op_spec_file.h, docs/op-spec.md) and become the same struct.
+// built-in ops and users' ops alike come from spec files (ops/*.toml, op_spec_file.h,
+// docs/op-spec.md) and become this struct.
 //
 // Ownership: OpSpecs live in the immutable Registry (registry.h) for the whole process.
 // Thread-safety: immutable after construction; every member function is const and safe to
@@ -36,17 +36,14 @@ enum class ParamKind {
 };
 
 // Concrete values for the size and scalar parameters of one call.
-// A vectorised exp or erf costs about a handful of fused multiply-adds; every catalog counts
-// it as this many flops, so GFLOP/s stay comparable across ops.
-inline constexpr double kTranscendentalFlops = 4.0;
-
 struct Shape {
   std::string label;                     // "tiny", "odd", "perf", ...
   std::map<std::string, int64_t> sizes;  // one entry per kSize param
   std::map<std::string, float> scalars;  // one entry per kScalar param
   bool perf = false;                     // the one shape the perf gate times
 
-  // The named size; aborts on a name the op does not declare (a catalog bug, not user input).
+  // The named size; aborts on a name the op does not declare (a caller's bug: every shape of
+  // a loaded spec gives every size).
   int64_t Size(const std::string& name) const;
   float Scalar(const std::string& name) const;
   // "rows=7 cols=33 eps=1e-05", for reports.
@@ -103,7 +100,7 @@ struct Distribution {
 // Non-finite expected values must be matched exactly in every mode.
 struct Tolerance {
   enum class Kind { kAbsRel, kCann, kExact };
-  double atol = 1e-5;  // first, so the built-in catalog's {atol, rtol} reads as before
+  double atol = 1e-5;  // first, so Tolerance{atol, rtol} reads naturally
   double rtol = 1e-5;
   Kind kind = Kind::kAbsRel;
   double threshold = 0;  // kCann only

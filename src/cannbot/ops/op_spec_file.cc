@@ -100,7 +100,7 @@ void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, Op
     facts->extents[p.name] = *expr;
     p.elements = [e = *expr](const Shape& s) {
       auto n = e.EvaluateInteger(SizesOf(s));
-      return n.ok() ? *n : -1;  // every listed shape was checked at load
+      return n.ok() ? *n : 0;  // check_shape refuses such a shape; counts stay sane
     };
   } else if (p.kind == ParamKind::kSize) {
     const auto min = r.Integer(t, where, "min", false);
@@ -151,39 +151,60 @@ void ReadParams(SpecReader& r, const toml::table& root, OpSpec* op, ParamFacts* 
   }
 }
 
-// Checks one listed shape: every tensor non-empty, the call within the memory limit.
-void CheckShapeFits(SpecReader& r, const toml::table* node, const std::string& where,
-                    const OpSpec& op, const ParamFacts& facts, const Shape& shape,
-                    const SpecLoadOptions& options) {
-  for (const auto& [name, bounds] : facts.scalar_bounds) {
-    const double v = shape.scalars.at(name);
-    if (v >= bounds.first && v <= bounds.second && std::isfinite(v)) continue;
-    char text[128];
-    std::snprintf(text, sizeof(text), "%g is outside the parameter's range [%g, %g]", v,
-                  bounds.first, bounds.second);
-    return r.Fail(node, where + "." + name, text);
-  }
-  int64_t bytes = 0;
+// The op's shape check (OpSpec::check_shape): every size given, every scalar within its
+// range, every tensor non-empty, the call within the memory limit. Errors name the field.
+std::function<Status(const Shape&)> MakeShapeCheck(const OpSpec& op, const ParamFacts& facts,
+                                                   const SpecLoadOptions& options) {
+  struct Extent {
+    std::string name;
+    util::Expr extent;
+    int64_t width;
+  };
+  std::vector<Extent> tensors;
+  std::vector<std::string> sizes;
   for (const Param& p : op.params) {
-    if (!p.IsTensor()) continue;
-    auto n = facts.extents.at(p.name).EvaluateInteger(shape.sizes);
-    if (!n.ok()) return r.Fail(node, where, "tensor " + p.name + ": " + n.status().message());
-    if (*n < 1) {
-      return r.Fail(node, where, "tensor " + p.name + " has " + std::to_string(*n) +
-                                     " elements on this shape (extent \"" +
-                                     facts.extents.at(p.name).text() + "\")");
+    if (p.IsTensor()) {
+      tensors.push_back({p.name, facts.extents.at(p.name), static_cast<int64_t>(DTypeBytes(p.dtype))});
     }
-    if (*n > options.max_call_bytes) return r.Fail(node, where, "tensor " + p.name + " is too large");
-    bytes += *n * static_cast<int64_t>(DTypeBytes(p.dtype));
+    if (p.kind == ParamKind::kSize) sizes.push_back(p.name);
   }
-  if (bytes > options.max_call_bytes) {
-    r.Fail(node, where, "one call needs " + FormatBytes(bytes) + " of tensors, above the limit of " +
-                            FormatBytes(options.max_call_bytes));
-  }
+  return [tensors, sizes, bounds = facts.scalar_bounds,
+          limit = options.max_call_bytes](const Shape& shape) -> Status {
+    for (const std::string& name : sizes) {
+      if (shape.sizes.count(name) == 0) return Status::InvalidArgument("no value for size " + name);
+    }
+    for (const auto& [name, range] : bounds) {
+      auto it = shape.scalars.find(name);
+      const double v = it == shape.scalars.end() ? NAN : it->second;
+      if (v >= range.first && v <= range.second && std::isfinite(v)) continue;
+      char text[160];
+      std::snprintf(text, sizeof(text), "%s = %g is outside the parameter's range [%g, %g]",
+                    name.c_str(), v, range.first, range.second);
+      return Status::InvalidArgument(text);
+    }
+    int64_t bytes = 0;
+    for (const Extent& t : tensors) {
+      auto n = t.extent.EvaluateInteger(shape.sizes);
+      if (!n.ok()) return Status::InvalidArgument("tensor " + t.name + ": " + n.status().message());
+      if (*n < 1) {
+        return Status::InvalidArgument("tensor " + t.name + " has " + std::to_string(*n) +
+                                       " elements on this shape (extent \"" + t.extent.text() +
+                                       "\")");
+      }
+      if (*n > limit) return Status::InvalidArgument("tensor " + t.name + " is too large");
+      bytes += *n * t.width;
+    }
+    if (bytes > limit) {
+      return Status::InvalidArgument("one call needs " + FormatBytes(bytes) +
+                                     " of tensors, above the limit of " + FormatBytes(limit));
+    }
+    return Status::Ok();
+  };
 }
 
 void ReadShapes(SpecReader& r, const toml::table& root, OpSpec* op, const ParamFacts& facts,
                 const SpecLoadOptions& options) {
+  op->check_shape = MakeShapeCheck(*op, facts, options);
   const auto tables = r.Tables(root, "shapes", true);
   std::set<std::string> labels;
   for (size_t i = 0; i < tables.size() && r.ok(); ++i) {
@@ -213,7 +234,9 @@ void ReadShapes(SpecReader& r, const toml::table& root, OpSpec* op, const ParamF
     }
     r.OnlyKeys(t, where, allowed);
     if (!r.ok()) return;
-    CheckShapeFits(r, &t, where + " ('" + shape.label + "')", *op, facts, shape, options);
+    if (Status fits = op->check_shape(shape); !fits.ok()) {
+      return r.Fail(&t, where + " ('" + shape.label + "')", fits.message());
+    }
     op->shapes.push_back(std::move(shape));
   }
   if (!r.ok()) return;

@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <set>
 
+#include "cannbot/ops/builtin_references.h"
+#include "cannbot/ops/op_spec_file.h"
+
 namespace cannbot::ops {
 namespace {
 
@@ -65,13 +68,26 @@ Status CheckOp(const OpSpec& op) {
   return Status::Ok();
 }
 
+// cannbot's own ops: the spec files ops/*.toml, embedded at build time, with their trusted
+// C++ references bound by name.
 std::vector<OpSpec> BuiltInOps() {
+  SpecLoadOptions options;
+  options.builtin_reference = BuiltInReference;
+  auto no_files = [](const std::string& name) -> Result<std::string> {
+    return Status::InvalidArgument("a built-in spec names no files (" + name + ")");
+  };
   std::vector<OpSpec> ops;
-  AddElementwiseOps(&ops);
-  AddNormalizationOps(&ops);
-  AddLinearOps(&ops);
-  AddConvolutionOps(&ops);
-  for (OpSpec& op : ops) op.reference_source = std::string(EmbeddedReferenceSource(op.name));
+  for (const EmbeddedSpec& spec : EmbeddedOpSpecs()) {
+    auto op = ParseOpSpec(std::string(spec.text), std::string(spec.path), no_files, options);
+    if (!op.ok()) {
+      std::fprintf(stderr, "cannbot: built-in op spec is broken: %s\n",
+                   op.status().ToString().c_str());
+      std::abort();
+    }
+    op->origin = "built-in";
+    op->spec_text.clear();  // every cannbot knows it: a remote job need not carry it
+    ops.push_back(std::move(op).value());
+  }
   return ops;
 }
 
@@ -83,7 +99,7 @@ Registry Registry::BuiltIns() {
   Registry registry(BuiltInOps());
   Status s = registry.Check();
   if (!s.ok()) {
-    std::fprintf(stderr, "cannbot: built-in op catalog is broken: %s\n", s.ToString().c_str());
+    std::fprintf(stderr, "cannbot: the built-in ops are broken: %s\n", s.ToString().c_str());
     std::abort();
   }
   return registry;

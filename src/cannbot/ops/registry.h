@@ -2,9 +2,11 @@
 // CLI's main, the daemon's Service) build one with BuiltIns() and pass it down; nothing reads
 // a global. A request or a config that brings its own ops adds them to its copy.
 //
-// BuiltIns() builds the table from the catalog files (catalog/*.cc) and checks it for internal
-// consistency (every op has a perf shape, distributions for every input, sizes for every size
-// param). Lookups never fail loudly: Find returns nullptr for an unknown name.
+// BuiltIns() builds the table from cannbot's own spec files (ops/*.toml, embedded at build
+// time; docs/op-spec.md) and checks it for internal consistency (every op has a perf shape,
+// distributions for every input, sizes for every size param). A new built-in op is a spec
+// file and its reference header. Lookups never fail loudly: Find returns nullptr for an
+// unknown name.
 //
 // Thread-safety: a value; const methods may be called from any thread.
 #pragma once
@@ -20,10 +22,10 @@ namespace cannbot::ops {
 
 class Registry {
  public:
-  // Takes the ops and checks them; a bad catalog is a programming error reported by Check().
+  // Takes the ops and checks them; a bad op is reported by Check().
   explicit Registry(std::vector<OpSpec> ops);
 
-  // The built-in ops, checked; a broken built-in catalog is a programming error (abort).
+  // The built-in ops, checked; a broken built-in spec is a programming error (abort).
   static Registry BuiltIns();
 
   // Adds a user's op (op_spec_file.h), checked. An op with the name of one already present
@@ -51,10 +53,5 @@ struct EmbeddedSpec {
 };
 const std::vector<EmbeddedSpec>& EmbeddedOpSpecs();
 
-// Catalog parts, one per family of ops; each appends its OpSpecs.
-void AddElementwiseOps(std::vector<OpSpec>* ops);
-void AddNormalizationOps(std::vector<OpSpec>* ops);
-void AddLinearOps(std::vector<OpSpec>* ops);
-void AddConvolutionOps(std::vector<OpSpec>* ops);
 
 }  // namespace cannbot::ops
