@@ -122,5 +122,32 @@ TEST(CliTest, OpsShowUnknownOpExitsTwo) {
   EXPECT_EQ(RunCannbot({"ops", "--show", "nope"}).exit_code, 2);
 }
 
+// A user's op from --ops-dir, on either side of the subcommand: validate judges it against
+// its own reference and says so; ops --show prints the spec as understood; without the
+// directory the op is unknown.
+TEST(CliTest, AnOpsDirOpIsValidatedAndShownLikeABuiltIn) {
+  const std::string dir = Fixture("user_ops");
+  Cli verdict = RunCannbot({"--ops-dir", dir, "validate", "--op", "add_broadcast", "--candidate",
+                            dir + "/kernels/add_broadcast_wrong.cpp", "--seed", "3", "--json",
+                            StoreFlag()});
+  EXPECT_EQ(verdict.exit_code, 1) << verdict.output;
+  nlohmann::json v = ParseJson(verdict.output);
+  ASSERT_TRUE(v.is_object()) << verdict.output;
+  EXPECT_EQ(v["layer"], "numeric");
+  EXPECT_EQ(v["reference"], "the reference add_broadcast_ref.cpp (sandboxed)");
+
+  Cli shown = RunCannbot({"ops", "--ops-dir", dir, "--show", "rms_norm"});
+  EXPECT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("void rms_norm(const half* x, const half* gamma, half* y"),
+            std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find("CANN standard"), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find("untrusted: sandboxed"), std::string::npos) << shown.output;
+
+  Cli unknown = RunCannbot({"validate", "--op", "rms_norm", "--candidate",
+                            dir + "/kernels/rms_norm_fast.cpp", StoreFlag()});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("rms_norm"), std::string::npos) << unknown.output;
+}
+
 }  // namespace
 }  // namespace cannbot

@@ -300,3 +300,23 @@ s = 0.5
 
 }  // namespace
 }  // namespace cannbot::ops
+
+namespace cannbot::ops {
+namespace {
+
+TEST(OpSpecFileTest, ADistributionBeyondTheDtypeOrNotWholeIsRefused) {
+  const std::string wide =
+      std::string(kSpec) + "[inputs.x]\ndistribution = \"normal\"\nstddev = 1e5\n";
+  EXPECT_NE(Error(wide).find("beyond half's range"), std::string::npos) << Error(wide);
+  const std::string ints = Replace(Replace(kSpec, "dtype = \"half\"", "dtype = \"int8_t\""),
+                                   "dtype = \"half\"", "dtype = \"int8_t\"");
+  EXPECT_NE(Error(ints + "[inputs.x]\ndistribution = \"integer\"\nlow = -200\nhigh = 5\n")
+                .find("beyond int8_t's range"),
+            std::string::npos);
+  EXPECT_NE(Error(ints + "[inputs.x]\ndistribution = \"integer\"\nlow = 0.5\nhigh = 0.7\n")
+                .find("whole numbers"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace cannbot::ops

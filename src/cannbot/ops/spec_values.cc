@@ -63,6 +63,24 @@ Distribution DefaultDistribution(DType dtype) {
   return d;
 }
 
+// Values a distribution draws must be values of the tensor's dtype: a normal(0, 1e6) half
+// tensor would be full of infinities the op never promised to handle.
+void CheckFitsDType(SpecReader& r, const toml::table& t, const std::string& where, DType dtype,
+                    const Distribution& d) {
+  const DTypeLimits limits = Limits(dtype);
+  double low = d.a, high = d.b;
+  if (d.kind == Distribution::Kind::kNormal) {
+    low = d.a - 8 * d.b;  // beyond 8 standard deviations nothing is ever drawn
+    high = d.a + 8 * d.b;
+  }
+  if (d.kind == Distribution::Kind::kProbabilityRows) return;
+  if (low >= limits.lowest && high <= limits.max) return;
+  char text[160];
+  std::snprintf(text, sizeof(text), "draws values in [%g, %g], beyond %s's range [%g, %g]", low,
+                high, DTypeName(dtype), limits.lowest, limits.max);
+  r.Fail(&t, where, text);
+}
+
 void ReadKind(SpecReader& r, const toml::table& t, const std::string& where, const Param& p,
               const OpSpec& op, Distribution* d) {
   const std::string kind = r.String(t, where, "distribution", true).value_or("");
@@ -111,6 +129,11 @@ void ReadKind(SpecReader& r, const toml::table& t, const std::string& where, con
     r.Fail(t.get("distribution"), where + ".distribution",
            std::string(DTypeName(p.dtype)) + " tensors take distribution = \"integer\"");
   }
+  if (r.ok() && d->kind == Distribution::Kind::kInteger &&
+      (std::floor(d->a) != d->a || std::floor(d->b) != d->b)) {
+    r.Fail(&t, where, "an integer distribution's low and high are whole numbers");
+  }
+  if (r.ok()) CheckFitsDType(r, t, where, p.dtype, *d);
 }
 
 void ReadEdges(SpecReader& r, const toml::table& t, const std::string& where, const Param& p,

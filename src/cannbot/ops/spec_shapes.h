@@ -1,0 +1,39 @@
+// The shape parts of an op spec file (op_spec_file.h): what the parser learned about the
+// params, the op's shape check, and the random case drawn for every validation. Internal to
+// the ops module.
+//
+// Thread-safety: the functions they return are immutable and may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/ops/op_spec_file.h"
+#include "cannbot/util/expr.h"
+#include "cannbot/util/status.h"
+
+namespace cannbot::ops::spec_file {
+
+// What the parser learns about the params beyond the OpSpec itself.
+struct ParamFacts {
+  std::map<std::string, util::Expr> extents;             // tensor -> its element count
+  std::map<std::string, std::pair<int64_t, int64_t>> bounds;  // size -> [min, max] given
+  std::map<std::string, float> scalar_defaults;
+  std::map<std::string, std::pair<double, double>> scalar_bounds;  // [min, max], inclusive
+};
+
+// The op's shape check (OpSpec::check_shape): every size given, every scalar within its
+// range, every tensor non-empty, the call within the memory limit. Errors name the field.
+std::function<Status(const Shape&)> MakeShapeCheck(const OpSpec& op, const ParamFacts& facts,
+                                                   const SpecLoadOptions& options);
+
+// Sets op->random_shape: sizes drawn within their bounds (declared, else spanned by the listed
+// numeric shapes), retried until every tensor is non-empty and the call below
+// options.max_random_call_bytes.
+void AddRandomCase(OpSpec* op, const ParamFacts& facts, const SpecLoadOptions& options);
+
+}  // namespace cannbot::ops::spec_file
