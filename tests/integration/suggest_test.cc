@@ -308,6 +308,16 @@ TEST(SuggestUserOpTest, AnInlineSpecThatDoesNotParseIsRefusedByTheDaemon) {
   EXPECT_EQ(reply.status, 400);
   EXPECT_NE(reply.body.find("field 'op_spec'"), std::string::npos) << reply.body;
   EXPECT_NE(reply.body.find("unknown_key"), std::string::npos) << reply.body;
+  // A well-formed spec named like a built-in op, without overrides = true.
+  std::string clash = Read(UserOps() + "/add_broadcast.toml");
+  clash.replace(clash.find("name = \"add_broadcast\""), 22, "name = \"relu\"");
+  body = {{"source", "x"},
+          {"op_spec", clash},
+          {"op_reference", Read(UserOps() + "/add_broadcast_ref.cpp")}};
+  reply = daemon.Post("/optimize", body.dump());
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("op 'relu' is already defined by built-in"), std::string::npos)
+      << reply.body;
   EXPECT_TRUE(daemon.Terminate().has_value());
 }
 

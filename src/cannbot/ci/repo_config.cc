@@ -147,11 +147,7 @@ Status LoadRepoOps(const std::vector<std::string>& repo_files,
       return text;
     };
     CANNBOT_ASSIGN_OR_RETURN(ops::OpSpec spec, ops::ParseOpSpec(op.spec_text, file, load_reference));
-    const ops::OpSpec* known = registry.Find(spec.name);
-    if (known != nullptr && !spec.overrides) {
-      return Status::InvalidArgument(file + ": op '" + spec.name + "' is a built-in op (a spec "
-                                     "that means to replace it says overrides = true)");
-    }
+    CANNBOT_RETURN_IF_ERROR(registry.CheckNewOp(spec).WithContext(file));
     if (!config->repo_ops.emplace(spec.name, std::move(op)).second) {
       return Status::InvalidArgument(file + ": op '" + spec.name + "' is defined twice in " +
                                      config->ops_dir);

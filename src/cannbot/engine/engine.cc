@@ -145,12 +145,7 @@ Result<const ops::OpSpec*> Engine::ResolveOp(const JobSpec& spec,
   if (spec.op_spec.empty()) return FindOp(*parts_.registry, spec.op);
   CANNBOT_ASSIGN_OR_RETURN(*inline_op, ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference,
                                                               SpecOptions(*parts_.config)));
-  const ops::OpSpec* known = parts_.registry->Find((*inline_op)->name);
-  if (known != nullptr && !(*inline_op)->overrides) {
-    return Status::InvalidArgument("op_spec: op '" + known->name + "' is already defined by " +
-                                   known->origin +
-                                   " (a spec that means to replace it says overrides = true)");
-  }
+  CANNBOT_RETURN_IF_ERROR(parts_.registry->CheckNewOp(**inline_op));
   return &**inline_op;
 }
 

@@ -92,11 +92,13 @@ class Engine {
   store::Store* store() { return parts_.store; }
   const config::Config& config() const { return *parts_.config; }
 
- private:
-  struct Owned;
-  // The job's op: the registry's, or the spec sent with it, parsed into `inline_op`.
+  // The job's op: the registry's (NotFound naming the known ones), or the spec sent with it,
+  // parsed into `inline_op` (InvalidArgument when it is bad or clashes with a known op).
   Result<const ops::OpSpec*> ResolveOp(const JobSpec& spec,
                                        std::optional<ops::OpSpec>* inline_op) const;
+
+ private:
+  struct Owned;
 
   EngineParts parts_;
   std::shared_ptr<Owned> owned_;  // what Open made; null when borrowing

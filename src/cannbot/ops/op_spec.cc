@@ -27,6 +27,13 @@ float Shape::Scalar(const std::string& name) const {
   return it->second;
 }
 
+std::map<std::string, double> Shape::Values() const {
+  std::map<std::string, double> values;
+  for (const auto& [name, v] : sizes) values[name] = static_cast<double>(v);
+  for (const auto& [name, v] : scalars) values[name] = v;
+  return values;
+}
+
 std::string Shape::Describe() const {
   std::ostringstream out;
   const char* sep = "";

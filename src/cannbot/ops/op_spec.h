@@ -46,6 +46,8 @@ struct Shape {
   // a loaded spec gives every size).
   int64_t Size(const std::string& name) const;
   float Scalar(const std::string& name) const;
+  // Every size and scalar by name, as the reals a FLOP, byte or tolerance expression reads.
+  std::map<std::string, double> Values() const;
   // "rows=7 cols=33 eps=1e-05", for reports.
   std::string Describe() const;
 };

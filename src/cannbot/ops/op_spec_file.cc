@@ -37,15 +37,6 @@ bool IsIdentifier(const std::string& name) {
   });
 }
 
-std::map<std::string, int64_t> SizesOf(const Shape& shape) { return shape.sizes; }
-
-std::map<std::string, double> ValuesOf(const Shape& shape) {
-  std::map<std::string, double> values;
-  for (const auto& [name, v] : shape.sizes) values[name] = static_cast<double>(v);
-  for (const auto& [name, v] : shape.scalars) values[name] = v;
-  return values;
-}
-
 void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, OpSpec* op,
                ParamFacts* facts) {
   r.OnlyKeys(t, where, {"name", "kind", "dtype", "extent", "min", "max", "default"});
@@ -95,7 +86,7 @@ void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, Op
     if (!expr.ok()) return r.Fail(t.get("extent"), where + ".extent", expr.status().message());
     facts->extents[p.name] = *expr;
     p.elements = [e = *expr](const Shape& s) {
-      auto n = e.EvaluateInteger(SizesOf(s));
+      auto n = e.EvaluateInteger(s.sizes);
       return n.ok() ? *n : 0;  // check_shape refuses such a shape; counts stay sane
     };
   } else if (p.kind == ParamKind::kSize) {
@@ -215,24 +206,21 @@ void ReadWork(SpecReader& r, const toml::table& root, OpSpec* op) {
         return nullptr;
       }
     }
+    for (const Shape& s : op->shapes) {
+      auto value = expr->EvaluateReal(s.Values());
+      if (!value.ok() || *value < 0) {
+        r.Fail(root.get(key), key, "on shape '" + s.label + "': " +
+                                       (value.ok() ? "negative" : value.status().message()));
+        return nullptr;
+      }
+    }
     return [e = *expr](const Shape& s) {
-      auto v = e.EvaluateReal(ValuesOf(s));
+      auto v = e.EvaluateReal(s.Values());
       return v.ok() ? *v : 0.0;  // every listed shape was checked at load
     };
   };
   op->flops = read("flops", true);
   op->bytes = read("bytes", false);
-  for (const Shape& s : op->shapes) {
-    for (const char* key : {"flops", "bytes"}) {
-      const auto text = r.String(root, "", key, false);
-      if (!text || !r.ok()) continue;
-      auto value = util::Expr::Parse(*text)->EvaluateReal(ValuesOf(s));
-      if (!value.ok() || *value < 0) {
-        r.Fail(root.get(key), key, "on shape '" + s.label + "': " +
-                                       (value.ok() ? "negative" : value.status().message()));
-      }
-    }
-  }
 }
 
 void ReadReference(SpecReader& r, const toml::table& root, const ReferenceLoader& load,

@@ -105,16 +105,20 @@ Registry Registry::BuiltIns() {
   return registry;
 }
 
+Status Registry::CheckNewOp(const OpSpec& op) const {
+  const OpSpec* existing = Find(op.name);
+  // The same file reached twice (--ops-dir and ops_dirs naming one directory) is one op.
+  if (existing == nullptr || op.overrides || existing->origin == op.origin) return Status::Ok();
+  return Status::InvalidArgument("op '" + op.name + "' is already defined by " +
+                                 existing->origin +
+                                 " (a spec that means to replace it says overrides = true)");
+}
+
 Status Registry::Add(OpSpec op) {
   CANNBOT_RETURN_IF_ERROR(CheckOp(op).WithContext(op.origin));
+  CANNBOT_RETURN_IF_ERROR(CheckNewOp(op).WithContext(op.origin));
   for (OpSpec& existing : ops_) {
     if (existing.name != op.name) continue;
-    // The same file reached twice (--ops-dir and ops_dirs naming one directory) is one op.
-    if (!op.overrides && existing.origin != op.origin) {
-      return Status::InvalidArgument(
-          op.origin + ": op '" + op.name + "' is already defined by " + existing.origin +
-          " (a spec that means to replace it says overrides = true)");
-    }
     existing = std::move(op);
     return Status::Ok();
   }

@@ -31,6 +31,9 @@ class Registry {
   // Adds a user's op (op_spec_file.h), checked. An op with the name of one already present
   // is refused unless the new one says `overrides = true`, which replaces it.
   Status Add(OpSpec op);
+  // OK when `op` may join (Add's rule): no op has its name, it says overrides = true, or it
+  // is the same file reached twice; else InvalidArgument naming where the other comes from.
+  Status CheckNewOp(const OpSpec& op) const;
 
   const OpSpec* Find(std::string_view name) const;
   const std::vector<OpSpec>& ops() const { return ops_; }

@@ -247,9 +247,7 @@ struct ToleranceRule {
   Tolerance For(const Shape& shape) const {
     if (auto it = by_shape.find(shape.label); it != by_shape.end()) return it->second;
     Tolerance t = base;
-    std::map<std::string, double> values;
-    for (const auto& [name, v] : shape.sizes) values[name] = static_cast<double>(v);
-    for (const auto& [name, v] : shape.scalars) values[name] = v;
+    const std::map<std::string, double> values = shape.Values();
     // Every listed shape was checked at load; a random one that fails keeps the fixed value.
     if (atol) {
       if (auto v = atol->EvaluateReal(values); v.ok()) t.atol = *v;
@@ -275,10 +273,7 @@ void ReadBound(SpecReader& r, const toml::table& table, const std::string& where
   auto parsed = util::Expr::Parse(*node->value<std::string>());
   if (!parsed.ok()) return r.Fail(node, SpecReader::Field(where, key), parsed.status().message());
   for (const Shape& s : op.shapes) {
-    std::map<std::string, double> values;
-    for (const auto& [name, v] : s.sizes) values[name] = static_cast<double>(v);
-    for (const auto& [name, v] : s.scalars) values[name] = v;
-    auto v = parsed->EvaluateReal(values);
+    auto v = parsed->EvaluateReal(s.Values());
     if (!v.ok() || *v < 0) {
       return r.Fail(node, SpecReader::Field(where, key),
                     "on shape '" + s.label + "': " + (v.ok() ? "negative" : v.status().message()));

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "cannbot/diagnosis/diagnosis.h"
-#include "cannbot/ops/op_spec_file.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 
@@ -164,17 +163,12 @@ void Service::Shutdown(std::chrono::milliseconds grace) {
 }
 
 std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
-  if (!spec.op_spec.empty()) {  // the job brings its op (already parsed by JobSpec::FromJson)
-    const ops::OpSpec* known = registry().Find(spec.op);
-    auto brought = ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference);
-    if (!brought.ok()) return Refusal("invalid_argument", "field 'op_spec': " + brought.status().message());
-    if (known != nullptr && !brought->overrides) {
-      return Refusal("op_exists", "field 'op_spec': op '" + spec.op + "' is already defined by " +
-                                      known->origin +
-                                      " (a spec that means to replace it says overrides = true)");
+  std::optional<ops::OpSpec> brought;  // an inline op, checked as the job will resolve it
+  if (auto op = engine_->ResolveOp(spec, &brought); !op.ok()) {
+    if (op.status().code() == Status::Code::kNotFound) {
+      return Refusal("unknown_op", "field 'op': " + op.status().message() + "; GET /ops lists them");
     }
-  } else if (auto op = engine::FindOp(registry(), spec.op); !op.ok()) {
-    return Refusal("unknown_op", "field 'op': " + op.status().message() + "; GET /ops lists them");
+    return Refusal("invalid_argument", "field 'op_spec': " + op.status().message());
   }
   if (!spec.profile.empty()) {
     profile::ImportOptions options;

@@ -154,22 +154,25 @@ std::string Gate::CheckBatch(int role) {
     auto& first = first_answer_[role][static_cast<size_t>(s)];
     for (size_t i = 0; i < layout.outputs.size(); ++i) {
       const TensorPlace& out = layout.outputs[i];
+      // Every batch after the first compares bits in place: no copy of the outputs.
+      if (first.size() > i &&
+          std::memcmp(TensorAt(region, out), first[i].data(), out.bytes()) == 0) {
+        continue;
+      }
       const ops::Tensor got = ReadTensor(region, out);
-      const ops::Tolerance tolerance = op_.ToleranceFor(shape_, out.dtype);
-      if (first.size() <= i) {
-        Comparison c = CompareOutputs(set.expected[i], got, tolerance);
-        if (!c.ok()) {
-          return "wrong results in a timed run on data set " + std::to_string(s) + ": " +
-                 c.Describe(out.name);
-        }
-        first.push_back(got);
-      } else if (!first[i].SameBits(got)) {
-        Comparison c = CompareOutputs(set.expected[i], got, tolerance);
+      const Comparison c =
+          CompareOutputs(set.expected[i], got, op_.ToleranceFor(shape_, out.dtype));
+      if (first.size() > i) {
         return "a timed run gave a different answer for data it had already seen, as a cache "
                "or a skipped call would (data set " +
                std::to_string(s) + ", round " + std::to_string(report_.rounds + 1) +
                "): " + (c.ok() ? std::string("nondeterministic output") : c.Describe(out.name));
       }
+      if (!c.ok()) {
+        return "wrong results in a timed run on data set " + std::to_string(s) + ": " +
+               c.Describe(out.name);
+      }
+      first.push_back(got);
     }
   }
   return "";
