@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xmmintrin.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -28,6 +29,7 @@ namespace proto = cannbot::runner_protocol;
 namespace {
 
 constexpr int kUsageExit = 64;
+constexpr int kSandboxUnavailableExit = 71;  // EX_OSERR
 
 struct Limits {
   uint64_t nonce = 0;
@@ -36,6 +38,7 @@ struct Limits {
   long address_space_mb = 8192;
   long max_output_bytes = 1 << 20;
   long open_files = 64;
+  std::vector<std::string> withheld;  // sandbox layers left out (tests of failing closed)
 };
 
 struct Kernel {
@@ -75,6 +78,8 @@ Limits ParseArgs(int argc, char** argv) {
       limits.address_space_mb = value;
     } else if (ParseFlag(arg, "--max-output-bytes", &value)) {
       limits.max_output_bytes = value;
+    } else if (std::strncmp(arg, "--without=", 10) == 0) {
+      limits.withheld.push_back(arg + 10);
     } else if (ParseFlag(arg, "--open-files", &value)) {
       limits.open_files = value;
     } else {
@@ -84,26 +89,57 @@ Limits ParseArgs(int argc, char** argv) {
   return limits;
 }
 
-void SetLimit(int resource, rlim_t value) {
+bool SetLimit(int resource, rlim_t value) {
   rlimit limit{value, value};
-  setrlimit(resource, &limit);
+  return setrlimit(resource, &limit) == 0;
 }
 
-void Confine(const Limits& limits) {
+// Returns warnings for the limits that could not be set.
+std::vector<std::string> Confine(const Limits& limits) {
   // Nothing but our three channels and stdio may be inherited.
   close_range(proto::kChannelFd + 1, ~0u, 0);
-  SetLimit(RLIMIT_CORE, 0);
-  SetLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpu_seconds));
-  SetLimit(RLIMIT_AS, static_cast<rlim_t>(limits.address_space_mb) << 20);
-  // stdout/stderr go to a file: past this size the kernel gets SIGXFSZ.
-  SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(limits.max_output_bytes));
-  SetLimit(RLIMIT_NOFILE, static_cast<rlim_t>(limits.open_files));
+  const bool limited =
+      SetLimit(RLIMIT_CORE, 0) &&
+      SetLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpu_seconds)) &&
+      SetLimit(RLIMIT_AS, static_cast<rlim_t>(limits.address_space_mb) << 20) &&
+      // stdout/stderr go to a file: past this size the kernel gets SIGXFSZ.
+      SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(limits.max_output_bytes)) &&
+      SetLimit(RLIMIT_NOFILE, static_cast<rlim_t>(limits.open_files));
+  std::vector<std::string> warnings;
+  if (!limited) warnings.push_back(std::string("resource limits failed: ") + std::strerror(errno));
   if (limits.cpu >= 0) {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(limits.cpu, &set);
     sched_setaffinity(0, sizeof(set), &set);
   }
+  return warnings;
+}
+
+// The floating-point control state every call starts from (the x86-64 ABI's defaults).
+constexpr uint32_t kDefaultMxcsr = 0x1F80;
+constexpr uint16_t kDefaultX87Control = 0x037F;
+constexpr uint32_t kMxcsrStatusFlags = 0x3F;  // sticky exception flags: not control state
+
+void ResetFloatingPointControl() {
+  _mm_setcsr(kDefaultMxcsr);
+  uint16_t control = kDefaultX87Control;
+  asm volatile("fldcw %0" : : "m"(control));
+}
+
+// "" when the control state is the default, else what changed, e.g. "MXCSR 0x1f80 -> 0x9fc0
+// (flush-to-zero, denormals-are-zero)".
+std::string FloatingPointControlChange() {
+  const uint32_t mxcsr = _mm_getcsr() & ~kMxcsrStatusFlags;
+  uint16_t control = 0;
+  asm volatile("fnstcw %0" : "=m"(control));
+  if (mxcsr == kDefaultMxcsr && control == kDefaultX87Control) return "";
+  char text[160];
+  std::snprintf(text, sizeof(text), "MXCSR 0x%04x -> 0x%04x%s%s%s, x87 control 0x%04x -> 0x%04x",
+                kDefaultMxcsr, mxcsr, (mxcsr & 0x8000) ? " flush-to-zero" : "",
+                (mxcsr & 0x40) ? " denormals-are-zero" : "",
+                (mxcsr & 0x6000) != 0 ? " rounding-mode" : "", kDefaultX87Control, control);
+  return text;
 }
 
 bool ReadAll(int fd, void* data, size_t size) {
@@ -131,7 +167,8 @@ void WriteAll(int fd, const void* data, size_t size) {
 
 class Server {
  public:
-  Server(uint64_t nonce, char* base, size_t size) : nonce_(nonce), base_(base), size_(size) {}
+  Server(uint64_t nonce, char* base, size_t size, cannbot::runner::SandboxOptions* sandbox)
+      : nonce_(nonce), base_(base), size_(size), sandbox_(sandbox) {}
 
   void Run() {
     while (true) {
@@ -182,7 +219,7 @@ class Server {
   }
 
   void Seal() {
-    std::vector<std::string> warnings = cannbot::runner::EnterStageTwo();
+    std::vector<std::string> warnings = cannbot::runner::EnterStageTwo(*sandbox_);
     std::string text;
     for (const std::string& w : warnings) text += w + "\n";
     Reply(proto::Type::kOk, text.data(), text.size());
@@ -260,13 +297,23 @@ class Server {
       pointers[i] = &storage[i];
     }
     timespec start{}, end{};
+    std::string fp_change;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    for (uint32_t r = 0; r < request.repetitions; ++r) {
+    for (uint32_t r = 0; r < request.repetitions && fp_change.empty(); ++r) {
       void** set = pointers.data() + (r % request.set_count) * request.arg_count;
+      ResetFloatingPointControl();
       ffi_call(&kernel.cif, FFI_FN(kernel.entry), nullptr, set);
+      fp_change = FloatingPointControlChange();
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
     if (ReportViolation()) return;
+    if (!fp_change.empty()) {
+      // Its own results are judged under the state it chose; leaving it changed would
+      // change whatever runs next, so it is a violation in itself.
+      Error("the kernel changed the floating-point control state and left it changed (" +
+            fp_change + ")");
+      std::_Exit(proto::kForbiddenSyscallExit);
+    }
     proto::CallReply reply{static_cast<uint64_t>((end.tv_sec - start.tv_sec) * 1000000000LL +
                                                  (end.tv_nsec - start.tv_nsec))};
     Reply(proto::Type::kOk, &reply, sizeof(reply));
@@ -275,21 +322,26 @@ class Server {
   uint64_t nonce_;
   char* base_;
   size_t size_;
+  cannbot::runner::SandboxOptions* sandbox_;
   uint32_t sequence_ = 0;
   std::vector<char> payload_;
   Kernel kernels_[proto::kMaxSlots];
 };
 
 // `cannbot-runner exec --work-dir=D [--cpu-seconds=N] [--address-space-mb=N]
-// [--max-file-mb=N] -- PROGRAM ARGS...`: runs a program (the compiler) confined to the
-// system's program directories and D, without network, under resource limits.
+// [--max-file-mb=N] [--insecure] -- PROGRAM ARGS...`: runs a program (the compiler) confined
+// to the system's program directories and D, without network, under resource limits. Where
+// a layer cannot be applied it refuses, unless --insecure.
 int ExecMode(int argc, char** argv) {
   std::string work_dir;
   long cpu_seconds = 120, address_space_mb = 8192, max_file_mb = 256;
+  bool insecure = false;
   int i = 2;
   for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
     if (std::strncmp(argv[i], "--work-dir=", 11) == 0) {
       work_dir = argv[i] + 11;
+    } else if (std::strcmp(argv[i], "--insecure") == 0) {
+      insecure = true;
     } else if (!ParseFlag(argv[i], "--cpu-seconds", &cpu_seconds) &&
                !ParseFlag(argv[i], "--address-space-mb", &address_space_mb) &&
                !ParseFlag(argv[i], "--max-file-mb", &max_file_mb)) {
@@ -302,8 +354,15 @@ int ExecMode(int argc, char** argv) {
   SetLimit(RLIMIT_CPU, static_cast<rlim_t>(cpu_seconds));
   SetLimit(RLIMIT_AS, static_cast<rlim_t>(address_space_mb) << 20);
   SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(max_file_mb) << 20);
-  for (const std::string& warning : cannbot::runner::ConfineCompiler(work_dir)) {
-    std::fprintf(stderr, "cannbot-runner: warning: %s\n", warning.c_str());
+  const std::vector<std::string> warnings = cannbot::runner::ConfineCompiler(work_dir);
+  for (const std::string& warning : warnings) {
+    std::fprintf(stderr, "cannbot-runner: %s: %s\n", insecure ? "warning" : "error",
+                 warning.c_str());
+  }
+  if (!warnings.empty() && !insecure) {
+    std::fprintf(stderr, "cannbot-runner: refusing to run the compiler on untrusted source "
+                         "without its sandbox (an insecure sandbox must be asked for)\n");
+    return kSandboxUnavailableExit;
   }
   execvp(argv[i + 1], argv + i + 1);
   std::fprintf(stderr, "cannbot-runner: cannot run %s: %s\n", argv[i + 1], std::strerror(errno));
@@ -315,17 +374,21 @@ int ExecMode(int argc, char** argv) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "exec") == 0) return ExecMode(argc, argv);
   Limits limits = ParseArgs(argc, argv);
-  Confine(limits);
+  std::vector<std::string> warnings = Confine(limits);
   struct stat st {};
   if (fstat(proto::kSharedMemoryFd, &st) != 0 || st.st_size <= 0) Die("no shared region");
   void* base = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ | PROT_WRITE,
                     MAP_SHARED, proto::kSharedMemoryFd, 0);
   if (base == MAP_FAILED) Die("cannot map the shared region");
-  Server server(limits.nonce, static_cast<char*>(base), static_cast<size_t>(st.st_size));
+  close(proto::kSharedMemoryFd);  // the mapping is all a kernel gets: nothing to resize
+  cannbot::runner::SandboxOptions sandbox;
+  Server server(limits.nonce, static_cast<char*>(base), static_cast<size_t>(st.st_size),
+                &sandbox);
   char cwd[4096];
-  const std::string work_dir = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
-  std::vector<std::string> warnings = cannbot::runner::EnterStageOne(
-      work_dir, {proto::kChannelFd, limits.nonce, server.sequence()});
+  sandbox.work_dir = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+  sandbox.channel = {proto::kChannelFd, limits.nonce, server.sequence()};
+  sandbox.withheld = limits.withheld;
+  for (const std::string& w : cannbot::runner::EnterStageOne(sandbox)) warnings.push_back(w);
   server.Ready(warnings);
   server.Run();
   return 0;

@@ -175,7 +175,8 @@ TEST_F(KernelRunnerTest, StartAppliesEverySandboxMechanism) {
   EXPECT_TRUE(runner->sandbox_warnings().empty());
   EXPECT_GE(runner->region_bytes(), layout_.end);
   EXPECT_NE(runner->region(), nullptr);
-  ASSERT_TRUE(runner->Seal().ok());
+  const Status sealed = runner->Seal();
+  ASSERT_TRUE(sealed.ok()) << sealed.ToString();
   for (const std::string& warning : runner->sandbox_warnings()) {
     std::printf("sandbox warning after seal: %s\n", warning.c_str());
   }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <random>
@@ -26,6 +27,13 @@ struct ProcState {
   bool read = false;
   int threads = 0;
   std::string signals;  // the SigBlk, SigIgn and SigCgt lines
+  std::vector<std::pair<std::string, std::string>> fields;  // every "Name:\tvalue" line
+  std::string Field(const std::string& name) const {
+    for (const auto& [key, value] : fields) {
+      if (key == name) return value;
+    }
+    return "";
+  }
 };
 
 // What the kernel, not the child, says about the child: thread count and signal masks.
@@ -36,6 +44,12 @@ ProcState ReadProcState(pid_t pid) {
   std::stringstream lines(*text);
   std::string line;
   while (std::getline(lines, line)) {
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos) {
+      const size_t value = line.find_first_not_of(" \t", colon + 1);
+      state.fields.emplace_back(line.substr(0, colon),
+                                value == std::string::npos ? "" : line.substr(value));
+    }
     if (line.rfind("Threads:", 0) == 0) {
       state.threads = std::atoi(line.c_str() + 8);
       state.read = true;
@@ -57,7 +71,19 @@ uint64_t NewNonce() {
   return (static_cast<uint64_t>(device()) << 32) ^ device();
 }
 
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += (text.empty() ? "" : "; ") + line;
+  return text;
+}
+
 }  // namespace
+
+int AddressSpaceMb(const RunnerConfig& config, size_t region_bytes) {
+  const size_t region_mb = (region_bytes >> 20) + 1;
+  return static_cast<int>(std::min<size_t>(static_cast<size_t>(config.address_space_mb),
+                                           1024 + 2 * region_mb));
+}
 
 std::string DefaultRunnerPath() {
   std::string beside = ExecutableDir() + "/cannbot-runner";
@@ -88,8 +114,9 @@ Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& co
   }
 
   region_bytes = std::max<size_t>(region_bytes, 4096);
-  runner->memfd_ = ::memfd_create("cannbot-tensors", MFD_CLOEXEC);
-  if (runner->memfd_ < 0 || ::ftruncate(runner->memfd_, static_cast<off_t>(region_bytes)) != 0) {
+  runner->memfd_ = ::memfd_create("cannbot-tensors", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (runner->memfd_ < 0 || ::ftruncate(runner->memfd_, static_cast<off_t>(region_bytes)) != 0 ||
+      ::fcntl(runner->memfd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
     return Status::IoError("cannot create the shared tensor region: " + Errno());
   }
   void* base = ::mmap(nullptr, region_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -114,8 +141,9 @@ Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& co
                   std::string("--nonce=") + nonce_hex,
                   "--cpu=" + std::to_string(c.cpu),
                   "--cpu-seconds=" + std::to_string(c.cpu_seconds),
-                  "--address-space-mb=" + std::to_string(c.address_space_mb),
+                  "--address-space-mb=" + std::to_string(AddressSpaceMb(c, region_bytes)),
                   "--max-output-bytes=" + std::to_string(c.max_output_bytes)};
+  for (const std::string& layer : c.withheld_layers) options.argv.push_back("--without=" + layer);
   options.inherit_environment = false;  // no LD_PRELOAD or other surprises
   options.working_dir = work_dir;
   options.output_path = runner->output_path_;
@@ -135,13 +163,50 @@ Status KernelRunner::AwaitReady() {
   if (!ready.ok()) {
     return Status::IoError("the kernel runner did not start: " + ready.status().message());
   }
-  std::stringstream lines(*ready);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (!line.empty()) sandbox_warnings_.push_back(line);
-  }
+  CANNBOT_RETURN_IF_ERROR(AcceptWarnings(*ready));
   idle_signal_state_ = ReadProcState(child_->pid()).signals;
   return Status::Ok();
+}
+
+std::vector<std::string> KernelRunner::VerifyConfinement() const {
+  const ProcState state = ReadProcState(child_->pid());
+  if (!state.read) return {"the runner's confinement could not be read from /proc"};
+  std::vector<std::string> missing;
+  for (const char* set : {"CapEff", "CapPrm", "CapAmb"}) {
+    if (state.Field(set).find_first_not_of('0') != std::string::npos) {
+      missing.push_back(std::string("the runner still holds capabilities (") + set + " " +
+                        state.Field(set) + ")");
+    }
+  }
+  if (state.Field("NoNewPrivs") != "1") missing.push_back("no_new_privs is not set");
+  if (state.Field("Seccomp") != "2") missing.push_back("no seccomp filter is in force");
+  return missing;
+}
+
+Status KernelRunner::AcceptWarnings(const std::string& text) {
+  std::vector<std::string> found;
+  std::stringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) found.push_back(line);
+  }
+  for (const std::string& missing : VerifyConfinement()) {
+    if (std::find(found.begin(), found.end(), missing) == found.end()) found.push_back(missing);
+  }
+  for (const std::string& w : found) {
+    if (std::find(sandbox_warnings_.begin(), sandbox_warnings_.end(), w) ==
+        sandbox_warnings_.end()) {
+      sandbox_warnings_.push_back(w);
+    }
+  }
+  if (sandbox_warnings_.empty() || config_.insecure_sandbox) return Status::Ok();
+  dead_ = true;
+  child_->Kill();
+  return Status::Unavailable(
+      "refusing to run untrusted code: the sandbox is incomplete on this machine (" +
+      Joined(sandbox_warnings_) +
+      "); fix the machine, or accept the risk with --insecure-sandbox (config "
+      "insecure_sandbox = true), which every report then shows");
 }
 
 Status KernelRunner::CheckProcessState() {
@@ -297,12 +362,7 @@ Status KernelRunner::Seal() {
   CANNBOT_RETURN_IF_ERROR(Send(proto::Type::kSeal, ""));
   auto reply = Receive(SteadyClock::now() + config_.load_timeout, "while sealing the sandbox");
   if (!reply.ok()) return reply.status();
-  std::stringstream lines(*reply);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (!line.empty()) sandbox_warnings_.push_back(line);
-  }
-  return Status::Ok();
+  return AcceptWarnings(*reply);
 }
 
 Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<KernelArg>>& sets,

@@ -11,7 +11,11 @@
 // happened ("the kernel was killed by SIGSEGV (segmentation fault)"); the child is then dead
 // and the runner unusable. Infrastructure failures (cannot spawn, cannot map) are IoError.
 // After each call the parent reads the child's /proc status itself: threads and signal masks
-// are facts the kernel cannot forge.
+// are facts the kernel cannot forge. So are the confinement's: before any kernel is loaded
+// the parent checks there that the child has no capabilities, no_new_privs and a seccomp
+// filter, and refuses to go on (IoError naming the layer) when a layer is missing, unless
+// RunnerConfig::insecure_sandbox. The region is a sealed memfd (it cannot shrink or grow),
+// so nothing a child does to its own mapping reaches the parent's.
 //
 // Ownership: the runner owns the child process (killed with its whole process group on
 // destruction) and the region. Thread-safety: one thread at a time.
@@ -40,10 +44,20 @@ struct RunnerConfig {
   std::string runner_path;  // "" = cannbot-runner next to this executable, else the build's
   int cpu = -1;             // CPU the child is pinned to; -1 = the last online CPU
   int cpu_seconds = 300;    // RLIMIT_CPU of the child
-  int address_space_mb = 16384;        // RLIMIT_AS of the child
+  // RLIMIT_AS of the child: what the job needs (AddressSpaceMb: its tensors twice over plus
+  // 1 GiB for code and scratch), never more than this cap.
+  int address_space_mb = 8192;
   size_t max_output_bytes = 1u << 20;  // stdout+stderr cap (RLIMIT_FSIZE)
   std::chrono::milliseconds load_timeout{10000};  // dlopen, static constructors included
+  // Run untrusted code even where a sandbox layer cannot be applied (each is then listed in
+  // sandbox_warnings() and in every report). Off: such a machine refuses to validate.
+  bool insecure_sandbox = false;
+  // Layers the runner leaves out on purpose (see runner/sandbox.h): for tests only.
+  std::vector<std::string> withheld_layers;
 };
+
+// The child's address-space limit for a shared region of `region_bytes`, in MiB.
+int AddressSpaceMb(const RunnerConfig& config, size_t region_bytes);
 
 // Resolves RunnerConfig::runner_path's default.
 std::string DefaultRunnerPath();
@@ -104,6 +118,10 @@ class KernelRunner {
   // After a call: the kernel must not have left threads or changed its signal state.
   Status CheckProcessState();
   Status AwaitReady();
+  // Warnings for confinement the child's /proc status does not show.
+  std::vector<std::string> VerifyConfinement() const;
+  // Fails closed on any warning unless the config allows an insecure sandbox.
+  Status AcceptWarnings(const std::string& text);
 
   RunnerConfig config_;
   std::unique_ptr<ChildProcess> child_;
