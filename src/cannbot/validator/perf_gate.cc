@@ -79,14 +79,13 @@ class Gate {
   const MachineModel& machine_;
   PerfConfig config_;
   std::vector<CallData> sets_;
-  // [bank][position]: shared inputs, outputs per bank. The roles swap banks every round, so
-  // whatever the placement of a buffer costs (cache sets, pages) falls on both alike.
-  std::vector<CallLayout> positions_[2];
-  int Bank(int role) const { return (role + static_cast<int>(round_)) % 2; }
-  size_t round_ = 0;
+  // One layout per buffer position, the same in both runners' regions: each kernel runs in
+  // its own process and sees only its own inputs and outputs.
+  std::vector<CallLayout> positions_;
   size_t rotation_ = 0;
   std::vector<std::vector<ops::Tensor>> first_answer_[2];  // [role][set][output]
-  std::unique_ptr<KernelRunner> runner_;
+  std::unique_ptr<KernelRunner> runners_[2];                // [role]
+  double overhead_[2] = {0, 0};  // [role] the channel's round trip
   PerfReport report_;
 };
 
@@ -108,45 +107,43 @@ Result<size_t> Gate::Plan() {
   }
   size_t cursor = 0;
   for (size_t p = 0; p < sets_.size(); ++p) {
-    CallLayout base = CallLayout::Plan(op_, shape_, cursor);
-    positions_[kBaseline].push_back(base);
-    positions_[kCandidate].push_back(base.WithOutputsAt(op_, shape_, base.end));
-    cursor = positions_[kCandidate].back().end;
+    positions_.push_back(CallLayout::Plan(op_, shape_, cursor));
+    cursor = positions_.back().end;
   }
   for (auto& answers : first_answer_) answers.resize(sets_.size());
   return cursor;
 }
 
 void Gate::StageRound() {
-  char* region = runner_->region();
-  for (size_t p = 0; p < sets_.size(); ++p) {
-    const CallLayout& layout = positions_[kBaseline][p];
-    StageInputs(region, layout, sets_[static_cast<size_t>(SetAt(p))]);
-    FillGuards(region, layout.inputs);
-    FillGuards(region, positions_[kBaseline][p].outputs);
-    FillGuards(region, positions_[kCandidate][p].outputs);
+  for (const auto& runner : runners_) {
+    char* region = runner->region();
+    for (size_t p = 0; p < sets_.size(); ++p) {
+      const CallLayout& layout = positions_[p];
+      StageInputs(region, layout, sets_[static_cast<size_t>(SetAt(p))]);
+      FillGuards(region, layout.inputs);
+      FillGuards(region, layout.outputs);
+    }
   }
 }
 
 Result<double> Gate::TimedBatch(int role) {
-  char* region = runner_->region();
+  char* region = runners_[role]->region();
   std::vector<std::vector<KernelArg>> args;
-  for (const CallLayout& layout : positions_[Bank(role)]) {
+  for (const CallLayout& layout : positions_) {
     PoisonOutputs(region, layout);
     args.push_back(layout.Args(op_, shape_));
   }
   const uint32_t calls = static_cast<uint32_t>(args.size());
   CANNBOT_ASSIGN_OR_RETURN(CallTiming timing,
-                           runner_->Call(role, args, calls, config_.call_timeout));
-  const double net = std::max(timing.wall_seconds - report_.channel_overhead_seconds,
-                              timing.wall_seconds * 0.5);
+                           runners_[role]->Call(0, args, calls, config_.call_timeout));
+  const double net = std::max(timing.wall_seconds - overhead_[role], timing.wall_seconds * 0.5);
   return net / calls;
 }
 
 std::string Gate::CheckBatch(int role) {
-  char* region = runner_->region();
+  char* region = runners_[role]->region();
   for (size_t p = 0; p < sets_.size(); ++p) {
-    const CallLayout& layout = positions_[Bank(role)][p];
+    const CallLayout& layout = positions_[p];
     const int s = SetAt(p);
     const CallData& set = sets_[static_cast<size_t>(s)];
     const std::string problem = CheckAfterCall(region, layout, set);
@@ -182,7 +179,12 @@ PerfReport Gate::Fail(Layer layer, const std::string& reason) {
   report_.ok = false;
   report_.layer = layer;
   report_.reason = reason;
-  if (runner_) report_.child_output = runner_->ChildOutput();
+  for (int role : {kCandidate, kBaseline}) {
+    if (runners_[role] && runners_[role]->ChildOutputBytes() > 0) {
+      report_.child_output = runners_[role]->ChildOutput();
+      break;
+    }
+  }
   return report_;
 }
 
@@ -204,7 +206,6 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   report_.shape = shape_.Describe();
   report_.min_speedup = config_.min_speedup;
   CANNBOT_ASSIGN_OR_RETURN(const size_t region_bytes, Plan());
-  CANNBOT_ASSIGN_OR_RETURN(runner_, KernelRunner::Start(runner_config, region_bytes, work_dir));
   auto child_failure = [&](int role, const Status& s, const char* when) -> Result<PerfReport> {
     if (!KernelFailed(s)) return s;
     return Fail(Layer::kSandbox, std::string(kRoleName[role]) + ": " + s.message() + when);
@@ -212,22 +213,25 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   const auto kinds = ArgKinds(op_);
   const std::string* objects[2] = {&baseline, &candidate};
   for (int role : {kBaseline, kCandidate}) {
-    Status s = runner_->Load(role, *objects[role], op_.name, kinds);
+    CANNBOT_ASSIGN_OR_RETURN(runners_[role],
+                             KernelRunner::Start(runner_config, region_bytes, work_dir));
+    Status s = runners_[role]->Load(0, *objects[role], op_.name, kinds);
+    if (s.ok()) s = runners_[role]->Seal();
     if (!s.ok()) return child_failure(role, s, "");
   }
-  Status sealed = runner_->Seal();
-  if (!sealed.ok()) return child_failure(kCandidate, sealed, "");
   StageRound();
 
   // The channel's round trip, measured with empty batches, is subtracted from every batch.
-  std::vector<double> empty;
-  for (int i = 0; i < 7; ++i) {
-    auto t = runner_->Call(kBaseline, {positions_[kBaseline][0].Args(op_, shape_)}, 0,
-                           config_.call_timeout);
-    if (!t.ok()) return child_failure(kBaseline, t.status(), "");
-    empty.push_back(t->wall_seconds);
+  for (int role : {kBaseline, kCandidate}) {
+    std::vector<double> empty;
+    for (int i = 0; i < 7; ++i) {
+      auto t = runners_[role]->Call(0, {positions_[0].Args(op_, shape_)}, 0, config_.call_timeout);
+      if (!t.ok()) return child_failure(role, t.status(), "");
+      empty.push_back(t->wall_seconds);
+    }
+    overhead_[role] = Median(empty);
   }
-  report_.channel_overhead_seconds = Median(empty);
+  report_.channel_overhead_seconds = std::max(overhead_[kBaseline], overhead_[kCandidate]);
 
   std::vector<double> times[2];
   std::vector<double> ratios;
@@ -235,7 +239,6 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   // Round 0 is the warm-up: outputs are checked against the reference, nothing is recorded.
   for (int round = 0; round <= config_.max_rounds; ++round) {
     rotation_ = static_cast<size_t>(round) % sets_.size();
-    round_ = static_cast<size_t>(round);
     StageRound();
     double per_call[2] = {0, 0};
     const int first = round % 2 == 0 ? kBaseline : kCandidate;
@@ -259,8 +262,13 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
       break;
     }
   }
-  if (runner_->ChildOutputBytes() > 0) {
-    return Fail(Layer::kSandbox, PrintedReason(runner_->ChildOutputBytes(), runner_->ChildOutput(80)));
+  for (int role : {kCandidate, kBaseline}) {
+    const KernelRunner& runner = *runners_[role];
+    if (runner.ChildOutputBytes() > 0) {
+      return Fail(Layer::kSandbox, std::string(kRoleName[role]) + ": " +
+                                       PrintedReason(runner.ChildOutputBytes(),
+                                                     runner.ChildOutput(80)));
+    }
   }
 
   report_.speedup = Median(ratios);

@@ -1,8 +1,9 @@
 // PerfGate: the validator's third layer. Is the candidate measurably faster than the baseline?
 //
-// Baseline and candidate are loaded into one fresh runner pinned to one CPU and timed in
-// alternating batches (the order flips every round, so drift hits both alike) on the op's
-// perf shape. Each batch is timed by the parent's clock (a kernel cannot fake it), minus the
+// Baseline and candidate are each loaded into a fresh runner of their own (a separate
+// sandboxed process holding only its own inputs and outputs, so neither can read, patch or
+// slow the other), both pinned to the same CPU, and timed in alternating batches (the order
+// flips every round, so drift hits both alike) on the op's perf shape. Each batch is timed by the parent's clock (a kernel cannot fake it), minus the
 // measured round trip of an empty batch. Each round yields one speedup ratio; the gate
 // reports their median with a distribution-free 95% confidence interval and passes only when
 // the interval's lower bound clears min_speedup. Rounds stop early once the interval is
