@@ -98,7 +98,28 @@ const Cheat kCheats[] = {
     {"include_dev_zero.cpp", "swish", "compile", ""},
     {"template_bomb.cpp", "swish", "compile", ""},
     {"pragma_hang.cpp", "swish", "compile", ""},
+    // Trust classes (docs/security.md). 1: a kernel that patches the baseline it shares a
+    // process with gains nothing once each runs in its own process.
+    {"patches_baseline.cpp", "swish", "perf", "not measurably faster"},
+    // 2: calls outside the allowlist, each named in the verdict
+    {"truncates_shared_memory.cpp", "swish", "sandbox", "ftruncate (resizing shared memory)"},
+    {"punches_hole.cpp", "swish", "sandbox", "madvise (discarding shared memory)"},
+    // glibc makes these clock_adjtime and clock_settime calls
+    {"adjusts_clock.cpp", "swish", "sandbox", "clock_adjtime (adjusting the clock)"},
+    {"sets_time.cpp", "swish", "sandbox", "clock_settime (adjusting the clock)"},
+    {"port_io.cpp", "swish", "sandbox", "iopl (port I/O)"},
+    {"raises_priority.cpp", "swish", "sandbox", "setpriority (changing its priority)"},
+    {"sched_setattr.cpp", "swish", "sandbox", "sched_setattr (changing its scheduling)"},
+    // 3: the poison is drawn per run, so a kernel keyed on a known constant is caught
+    {"recognises_poison.cpp", "swish", "numeric", "wrong results"},
+    // 5: the runner's environment is empty: nothing to print (every case checks the logs)
+    {"reads_secret_env.cpp", "swish", "numeric", "wrong results"},
+    // 6: the floating-point state is checked after every call and blamed on its kernel
+    {"leaves_flush_to_zero.cpp", "swish", "sandbox", "floating-point control state"},
 };
+
+// Set in the validating process's environment for every case: no log may carry it.
+constexpr char kSecret[] = "cannbot-test-secret-5f3a9c";
 
 // Direct children of this process, zombies included.
 std::vector<int> ChildPids() {
@@ -147,11 +168,13 @@ class CheatTest : public ::testing::TestWithParam<Cheat> {
     setenv("TMPDIR", tmpdir_.c_str(), 1);
     store_ = testing::SharedStore();
     ASSERT_NE(store_, nullptr);
+    setenv("CANNBOT_TEST_SECRET", kSecret, 1);
   }
   void TearDown() override {
     EXPECT_TRUE(ChildPids().empty()) << "processes left behind";
     EXPECT_TRUE(DirectoryEmpty(tmpdir_)) << "files left behind in " << tmpdir_;
     RemoveAll(tmpdir_);
+    unsetenv("CANNBOT_TEST_SECRET");
     if (old_tmpdir_.empty()) {
       unsetenv("TMPDIR");
     } else {
@@ -177,6 +200,8 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
   auto verdict = validator.Validate(request);
   ASSERT_TRUE(verdict.ok()) << verdict.status().ToString();
   const Verdict& v = *verdict;
+  EXPECT_EQ(v.RenderText().find(kSecret), std::string::npos) << "a secret leaked";
+  EXPECT_EQ(v.compile.log.find(kSecret), std::string::npos) << "a secret leaked";
   if (std::string(cheat.layer) == "numeric-ok") {
     ASSERT_TRUE(v.numeric.has_value()) << v.RenderText();
     EXPECT_TRUE(v.numeric->ok) << v.RenderText();

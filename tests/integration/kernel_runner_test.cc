@@ -133,8 +133,8 @@ class KernelRunnerTest : public ::testing::Test {
       a[i] = 0.5f * static_cast<float>(i);
       b[i] = 1000.0f - static_cast<float>(i) * 0.25f;
     }
-    FillGuards(runner->region(), layout.inputs);
-    FillGuards(runner->region(), layout.outputs);
+    FillGuards(runner->region(), layout.inputs, layout.traps);
+    FillGuards(runner->region(), layout.outputs, layout.traps);
     PoisonOutputs(runner->region(), layout);
   }
 
@@ -183,6 +183,48 @@ TEST_F(KernelRunnerTest, StartAppliesEverySandboxMechanism) {
   EXPECT_TRUE(runner->sandbox_warnings().empty());
 }
 
+// Fail closed: a layer that cannot be applied stops validation unless the operator asked for
+// an insecure sandbox. Each layer is withheld on purpose to show it; for capabilities and
+// seccomp the parent's own look at /proc must notice too, whatever the child says.
+TEST_F(KernelRunnerTest, AMissingSandboxLayerRefusesToRunUntrustedCode) {
+  const struct {
+    const char* layer;
+    const char* parent_sees;  // "" = only the child can tell
+  } kLayers[] = {{"namespaces", ""},
+                 {"capabilities", geteuid() == 0 ? "still holds capabilities" : ""},
+                 {"no_new_privs", ""},  // seccomp sets it again on its way in
+                 {"landlock", ""},
+                 {"seccomp", "no seccomp filter is in force"}};
+  for (const auto& layer : kLayers) {
+    RunnerConfig config;
+    config.withheld_layers = {layer.layer};
+    auto refused = KernelRunner::Start(config, layout_.end, dir_->path());
+    ASSERT_FALSE(refused.ok()) << layer.layer;
+    EXPECT_EQ(refused.status().code(), Status::Code::kUnavailable);
+    const std::string message = refused.status().message();
+    EXPECT_NE(message.find(std::string(layer.layer) + " was not applied"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("--insecure-sandbox"), std::string::npos) << message;
+    EXPECT_NE(message.find(layer.parent_sees), std::string::npos) << message;
+    EXPECT_TRUE(ChildrenOfThisProcess().empty()) << Describe(ChildrenOfThisProcess());
+
+    config.insecure_sandbox = true;
+    auto insecure = KernelRunner::Start(config, layout_.end, dir_->path());
+    ASSERT_TRUE(insecure.ok()) << insecure.status().ToString();
+    EXPECT_FALSE((*insecure)->sandbox_warnings().empty()) << layer.layer;
+  }
+}
+
+TEST_F(KernelRunnerTest, TheChildHoldsNoCapabilitiesAndALimitSizedToTheJob) {
+  auto runner = StartRunner();
+  ASSERT_NE(runner, nullptr);
+  // Start() itself verified CapEff/CapPrm/CapAmb, NoNewPrivs and Seccomp in /proc.
+  EXPECT_TRUE(runner->sandbox_warnings().empty());
+  RunnerConfig config;
+  EXPECT_EQ(AddressSpaceMb(config, 10u << 20), 1024 + 2 * 11);
+  EXPECT_EQ(AddressSpaceMb(config, size_t{64} << 30), config.address_space_mb);  // the cap
+}
+
 TEST_F(KernelRunnerTest, CorrectKernelWritesTheRightValuesIntoTheRegion) {
   auto runner = Loaded(Build("add_ok", AddKernel("", "", "")));
   ASSERT_NE(runner, nullptr);
@@ -196,8 +238,8 @@ TEST_F(KernelRunnerTest, CorrectKernelWritesTheRightValuesIntoTheRegion) {
   for (int64_t i = 0; i < kElements; ++i) {
     ASSERT_EQ(y[i], a[i] + b[i]) << "at " << i;
   }
-  EXPECT_EQ(CheckGuards(runner->region(), layout_.outputs, "output"), "");
-  EXPECT_EQ(CheckGuards(runner->region(), layout_.inputs, "input"), "");
+  EXPECT_EQ(CheckGuards(runner->region(), layout_.outputs, "output", layout_.traps), "");
+  EXPECT_EQ(CheckGuards(runner->region(), layout_.inputs, "input", layout_.traps), "");
   EXPECT_EQ(runner->ChildOutputBytes(), 0u);
   // The runner stays usable for further calls.
   PoisonOutputs(runner->region(), layout_);
@@ -213,10 +255,10 @@ TEST_F(KernelRunnerTest, ZeroRepetitionsCallsNothingAndSucceeds) {
   ASSERT_TRUE(timing.ok()) << timing.status().ToString();
   const float* y = static_cast<const float*>(TensorAt(runner->region(), layout_.outputs[0]));
   const ops::DType dtype = layout_.outputs[0].dtype;
-  EXPECT_TRUE(IsPoison(y, dtype, 0));  // the kernel never ran
-  EXPECT_TRUE(IsPoison(y, dtype, kElements - 1));
+  EXPECT_TRUE(layout_.traps.Holds(y, dtype, 0));  // the kernel never ran
+  EXPECT_TRUE(layout_.traps.Holds(y, dtype, kElements - 1));
   ASSERT_TRUE(CallOnce(runner.get(), 1).ok());  // and the runner still works
-  EXPECT_FALSE(IsPoison(y, dtype, 0));
+  EXPECT_FALSE(layout_.traps.Holds(y, dtype, 0));
 }
 
 TEST_F(KernelRunnerTest, CallRotatesOverArgumentSets) {

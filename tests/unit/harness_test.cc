@@ -151,7 +151,7 @@ TEST_F(HarnessCallTest, ArmStagesInputsPoisonsOutputsAndFillsGuards) {
   }
   for (const TensorPlace& out : call_.layout.outputs) {
     for (int64_t i = 0; i < out.elements; ++i) {
-      ASSERT_TRUE(IsPoison(Tensor(out), out.dtype, i)) << out.name << "[" << i << "]";
+      ASSERT_TRUE(call_.layout.traps.Holds(Tensor(out), out.dtype, i)) << out.name << "[" << i << "]";
     }
   }
   EXPECT_EQ(Check(), "");
@@ -231,7 +231,8 @@ TEST_F(HarnessCallTest, ArmingAgainUndoesTheLastCall) {
   Tensor(call_.layout.inputs[0])[0] += 1;
   Arm(region_.data(), call_.layout, call_.data);
   EXPECT_EQ(Check(), "");
-  EXPECT_TRUE(IsPoison(Tensor(call_.layout.outputs[0]), call_.layout.outputs[0].dtype, 0));
+  EXPECT_TRUE(call_.layout.traps.Holds(Tensor(call_.layout.outputs[0]),
+                                       call_.layout.outputs[0].dtype, 0));
 }
 
 }  // namespace

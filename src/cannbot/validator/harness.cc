@@ -53,21 +53,21 @@ void StageInputs(char* region, const CallLayout& layout, const CallData& data) {
 
 void Arm(char* region, const CallLayout& layout, const CallData& data) {
   StageInputs(region, layout, data);
-  FillGuards(region, layout.inputs);
-  FillGuards(region, layout.outputs);
+  FillGuards(region, layout.inputs, layout.traps);
+  FillGuards(region, layout.outputs, layout.traps);
   PoisonOutputs(region, layout);
 }
 
 std::string CheckAfterCall(const char* region, const CallLayout& layout, const CallData& data) {
-  std::string problem = CheckGuards(region, layout.outputs, "output");
-  if (problem.empty()) problem = CheckGuards(region, layout.inputs, "input");
+  std::string problem = CheckGuards(region, layout.outputs, "output", layout.traps);
+  if (problem.empty()) problem = CheckGuards(region, layout.inputs, "input", layout.traps);
   if (problem.empty()) problem = CheckInputsUnchanged(region, layout, data);
   return problem;
 }
 
 std::vector<ops::Tensor> CopyOutputs(const char* region, const CallLayout& layout) {
   std::vector<ops::Tensor> outputs;
-  for (const TensorPlace& out : layout.outputs) outputs.push_back(ReadTensor(region, out));
+  for (const TensorPlace& out : layout.outputs) outputs.push_back(ReadOutput(region, out, layout.traps));
   return outputs;
 }
 

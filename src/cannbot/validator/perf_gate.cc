@@ -120,8 +120,8 @@ void Gate::StageRound() {
     for (size_t p = 0; p < sets_.size(); ++p) {
       const CallLayout& layout = positions_[p];
       StageInputs(region, layout, sets_[static_cast<size_t>(SetAt(p))]);
-      FillGuards(region, layout.inputs);
-      FillGuards(region, layout.outputs);
+      FillGuards(region, layout.inputs, layout.traps);
+      FillGuards(region, layout.outputs, layout.traps);
     }
   }
 }
@@ -156,7 +156,7 @@ std::string Gate::CheckBatch(int role) {
           std::memcmp(TensorAt(region, out), first[i].data(), out.bytes()) == 0) {
         continue;
       }
-      const ops::Tensor got = ReadTensor(region, out);
+      const ops::Tensor got = ReadOutput(region, out, layout.traps);
       const Comparison c =
           CompareOutputs(set.expected[i], got, op_.ToleranceFor(shape_, out.dtype));
       if (first.size() > i) {

@@ -1,6 +1,7 @@
 #include "cannbot/validator/tensor_layout.h"
 
 #include <cstring>
+#include <random>
 
 namespace cannbot::validator {
 namespace {
@@ -85,6 +86,51 @@ ops::Tensor ReadTensor(const char* region, const TensorPlace& place) {
   return ops::Tensor::FromBytes(place.dtype, place.elements, TensorAt(region, place));
 }
 
+TrapValues TrapValues::Fresh() {
+  std::random_device device;
+  const uint32_t a = device(), b = device();
+  TrapValues t;
+  // Quiet NaNs (exponent all ones, top mantissa bit set), random sign, non-zero payload,
+  // never the parent's own marker.
+  t.f32 = (a & 0x80000000u) | 0x7FC00000u | ((a & 0x3FFFFFu) | 1u);
+  if (t.f32 == kPoisonBits) t.f32 ^= 2u;
+  t.f16 = static_cast<uint16_t>((b & 0x8000u) | 0x7E00u | ((b & 0x1FFu) | 1u));
+  if (t.f16 == kPoisonBitsF16) t.f16 ^= 2u;
+  t.bf16 = static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7FC0u | (((b >> 16) & 0x3Fu) | 1u));
+  if (t.bf16 == kPoisonBitsBF16) t.bf16 ^= 2u;
+  t.integer = static_cast<unsigned char>(b >> 10);
+  t.guard = static_cast<unsigned char>(a >> 22);
+  return t;
+}
+
+bool TrapValues::Holds(const void* data, ops::DType dtype, int64_t index) const {
+  const char* element =
+      static_cast<const char*>(data) + index * static_cast<int64_t>(ops::DTypeBytes(dtype));
+  switch (dtype) {
+    case ops::DType::kF32: return std::memcmp(element, &f32, 4) == 0;
+    case ops::DType::kF16: return std::memcmp(element, &f16, 2) == 0;
+    case ops::DType::kBF16: return std::memcmp(element, &bf16, 2) == 0;
+    default: return false;
+  }
+}
+
+ops::Tensor ReadOutput(const char* region, const TensorPlace& place, const TrapValues& traps) {
+  ops::Tensor copy = ReadTensor(region, place);
+  const size_t width = ops::DTypeBytes(place.dtype);
+  const void* marker = place.dtype == ops::DType::kF32    ? static_cast<const void*>(&kPoisonBits)
+                       : place.dtype == ops::DType::kF16  ? &kPoisonBitsF16
+                       : place.dtype == ops::DType::kBF16 ? &kPoisonBitsBF16
+                                                          : nullptr;
+  if (marker == nullptr) return copy;
+  char* bytes = static_cast<char*>(copy.data());
+  for (int64_t i = 0; i < copy.elements(); ++i) {
+    if (traps.Holds(bytes, place.dtype, i)) {
+      std::memcpy(bytes + i * static_cast<int64_t>(width), marker, width);
+    }
+  }
+  return copy;
+}
+
 namespace {
 
 // Fills `count` elements of `width` bytes at `data` with `pattern`'s low `width` bytes.
@@ -95,37 +141,38 @@ void FillPattern(char* data, int64_t count, const void* pattern, size_t width) {
 }  // namespace
 
 void PoisonOutputs(char* region, const CallLayout& layout) {
+  const TrapValues& t = layout.traps;
   for (const TensorPlace& out : layout.outputs) {
     char* data = region + out.offset;
     switch (out.dtype) {
-      case ops::DType::kF32: FillPattern(data, out.elements, &kPoisonBits, 4); break;
-      case ops::DType::kF16: FillPattern(data, out.elements, &kPoisonBitsF16, 2); break;
-      case ops::DType::kBF16: FillPattern(data, out.elements, &kPoisonBitsBF16, 2); break;
-      default: std::memset(data, kPoisonByte, out.bytes()); break;
+      case ops::DType::kF32: FillPattern(data, out.elements, &t.f32, 4); break;
+      case ops::DType::kF16: FillPattern(data, out.elements, &t.f16, 2); break;
+      case ops::DType::kBF16: FillPattern(data, out.elements, &t.bf16, 2); break;
+      default: std::memset(data, t.integer, out.bytes()); break;
     }
   }
 }
 
-void FillGuards(char* region, const std::vector<TensorPlace>& places) {
+void FillGuards(char* region, const std::vector<TensorPlace>& places, const TrapValues& traps) {
   for (const TensorPlace& place : places) {
-    std::memset(region + place.offset - kGuardBytes, kGuardByte, kGuardBytes);
-    std::memset(region + place.offset + place.bytes(), kGuardByte, kGuardBytes);
+    std::memset(region + place.offset - kGuardBytes, traps.guard, kGuardBytes);
+    std::memset(region + place.offset + place.bytes(), traps.guard, kGuardBytes);
   }
 }
 
 std::string CheckGuards(const char* region, const std::vector<TensorPlace>& places,
-                        const std::string& role) {
+                        const std::string& role, const TrapValues& traps) {
   for (const TensorPlace& place : places) {
     const auto* before = reinterpret_cast<const unsigned char*>(region + place.offset - kGuardBytes);
     for (size_t i = 0; i < kGuardBytes; ++i) {
-      if (before[i] != kGuardByte) {
+      if (before[i] != traps.guard) {
         return "wrote before the start of " + role + " " + place.name + " (" +
                std::to_string(kGuardBytes - i) + " bytes before element 0)";
       }
     }
     const auto* after = reinterpret_cast<const unsigned char*>(region + place.offset + place.bytes());
     for (size_t i = 0; i < kGuardBytes; ++i) {
-      if (after[i] != kGuardByte) {
+      if (after[i] != traps.guard) {
         return "wrote past the end of " + role + " " + place.name + " (" +
                std::to_string(i) + " bytes after its last element, index " +
                std::to_string(place.elements - 1) + ")";
