@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -61,6 +62,25 @@ struct SpawnAttributes {
   }
 };
 
+// Descriptors closed when the spawn is over, on every return path.
+struct ClosedOnExit {
+  std::vector<int> fds;
+  ~ClosedOnExit() {
+    for (int fd : fds) ::close(fd);
+  }
+};
+
+// True once `pid` (our child) has exited, without reaping it: until it is reaped its zombie
+// keeps its pid, and so its process-group id, from being handed to a new process.
+bool ExitedButNotReaped(pid_t pid) {
+  siginfo_t info{};
+  int rc;
+  do {
+    rc = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+  } while (rc < 0 && errno == EINTR);
+  return rc == 0 && info.si_pid == pid;
+}
+
 // This process's environment with `extra` entries added or replacing same-named ones.
 std::vector<std::string> MergedEnvironment(const std::vector<std::string>& extra) {
   std::vector<std::string> env;
@@ -111,9 +131,37 @@ Result<ChildProcess> ChildProcess::Spawn(const SpawnOptions& options) {
   posix_spawn_file_actions_addopen(&spawn.actions, 1, out.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&spawn.actions, 1, 2);
-  for (const auto& [parent_fd, child_fd] : options.inherit_fds) {
-    posix_spawn_file_actions_adddup2(&spawn.actions, parent_fd, child_fd);
+  // The child applies these actions one after another, so a parent descriptor whose number is
+  // also a target (0-2 above, or another entry's child_fd) would be overwritten before it is
+  // copied. Which numbers the kernel hands out depends on what other threads open and close
+  // meanwhile, so every source is first copied above all targets (close-on-exec, so a sibling
+  // spawned concurrently cannot inherit it), and the copies are closed after the spawn.
+  int above_targets = 3;
+  for (const auto& fds : options.inherit_fds) {
+    if (fds.second < 0) return Status::InvalidArgument("negative descriptor number for the child");
+    above_targets = std::max(above_targets, fds.second + 1);
   }
+  ClosedOnExit sources;
+  for (const auto& [parent_fd, child_fd] : options.inherit_fds) {
+    const int source = ::fcntl(parent_fd, F_DUPFD_CLOEXEC, above_targets);
+    if (source < 0) {
+      return Status::IoError("cannot start " + options.argv[0] + ": descriptor " +
+                             std::to_string(parent_fd) + ": " + std::strerror(errno));
+    }
+    sources.fds.push_back(source);
+    posix_spawn_file_actions_adddup2(&spawn.actions, source, child_fd);
+  }
+  // Everything else is closed in the child, close-on-exec or not: cpp-httplib 0.11 opens its
+  // listening and client sockets without the flag, and our own parent may pass us some. Left
+  // open, each would reach every child spawned while it is open and hold it past its owner's
+  // close (a finished request's connection, a pipe whose reader then never sees end of file).
+  std::vector<bool> is_target(static_cast<size_t>(above_targets), false);
+  for (const auto& fds : options.inherit_fds) is_target[static_cast<size_t>(fds.second)] = true;
+  for (int fd = 3; fd < above_targets; ++fd) {
+    // An fd the child does not have is fine: posix_spawn ignores EBADF from a close action.
+    if (!is_target[static_cast<size_t>(fd)]) posix_spawn_file_actions_addclose(&spawn.actions, fd);
+  }
+  posix_spawn_file_actions_addclosefrom_np(&spawn.actions, above_targets);
   if (!options.working_dir.empty()) {
     posix_spawn_file_actions_addchdir_np(&spawn.actions, options.working_dir.c_str());
   }
@@ -161,7 +209,10 @@ void ChildProcess::Release() {
 std::optional<ExitInfo> ChildProcess::Poll() {
   if (!running()) return exit_;
   int status = 0;
-  pid_t got = ::waitpid(pid_, &status, WNOHANG);
+  pid_t got;
+  do {
+    got = ::waitpid(pid_, &status, WNOHANG);
+  } while (got < 0 && errno == EINTR);
   if (got == pid_) exit_ = FromWaitStatus(status);
   return exit_;
 }
@@ -187,9 +238,18 @@ ExitInfo ChildProcess::Kill() {
   ::kill(-pid_, SIGKILL);  // the whole group: grandchildren too
   ::kill(pid_, SIGKILL);   // in case it left its group
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  pid_t got;
+  do {
+    got = ::waitpid(pid_, &status, 0);
+  } while (got < 0 && errno == EINTR);
+  if (got == pid_) {
+    exit_ = FromWaitStatus(status);
+  } else {
+    // Reaped by someone else (ECHILD): the status is lost, but it was sent SIGKILL; never
+    // report the untouched status 0 as a clean exit.
+    exit_ = ExitInfo{};
+    exit_->signal = SIGKILL;
   }
-  exit_ = FromWaitStatus(status);
   return *exit_;
 }
 
@@ -224,10 +284,16 @@ Result<CommandResult> RunCommand(SpawnOptions options, std::chrono::milliseconds
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count() + 1, 50)));
     if (ready == 0) {
-      if (!drain_until && child->Poll()) drain_until = SteadyClock::now() + std::chrono::milliseconds(200);
+      // Not reaped here: see the straggler kill below.
+      if (!drain_until && ExitedButNotReaped(child->pid())) {
+        drain_until = SteadyClock::now() + std::chrono::milliseconds(200);
+      }
       continue;
     }
-    if (ready < 0) continue;  // EINTR
+    if (ready < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      break;  // cannot watch the pipe: stop reading and wait for the command as after EOF
+    }
     ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // EOF: every writer is gone
@@ -239,8 +305,11 @@ Result<CommandResult> RunCommand(SpawnOptions options, std::chrono::milliseconds
   if (result.timed_out) {
     result.exit = child->Kill();
   } else if (drain_until) {
-    result.exit = *child->exit_info();
-    ::kill(-child->pid(), SIGKILL);  // stragglers that held the pipe
+    // Stragglers that held the pipe. The command has exited but is not reaped yet, so its
+    // zombie still owns the group id: once reaped, the id can go to a new process (a sibling
+    // command spawned concurrently leads a group of its own), and the kill would hit that.
+    // Kill() signals the group first, then reaps and returns the command's own exit status.
+    result.exit = child->Kill();
   } else {
     auto exit = child->WaitUntil(deadline);
     if (exit) {

@@ -2,11 +2,14 @@
 // of their own, wait with a deadline, and kill the whole group.
 //
 // Used for the compiler (RunCommand) and for the sandboxed kernel runner (ChildProcess).
-// Every descriptor cannbot opens is close-on-exec, so a child only receives the ones listed
-// in SpawnOptions::inherit_fds. A ChildProcess that dies with its owner kills and reaps its
-// group: no process is left behind.
+// A child receives stdin (/dev/null), stdout and stderr and the descriptors listed in
+// SpawnOptions::inherit_fds, nothing else: all others are closed in it, close-on-exec or not.
+// A ChildProcess that dies with its owner kills and reaps its group: no process is left behind.
 //
-// Thread-safety: a ChildProcess belongs to one thread at a time; RunCommand is thread-safe.
+// Thread-safety: a ChildProcess belongs to one thread at a time; RunCommand and Spawn may run
+// concurrently from any number of threads (each waits on, reaps and kills only its own child and
+// group), provided no thread changes the environment meanwhile: an inherited environment is read
+// from `environ`, which setenv may reallocate under the reader.
 #pragma once
 
 #include <sys/types.h>
