@@ -44,6 +44,7 @@ struct CiFlags {
   std::string bot_login;
   bool dry_run = false;
   std::string artifacts;
+  bool insecure_sandbox = false;  // --insecure-sandbox
 };
 
 std::string Env(const char* name) {
@@ -95,6 +96,7 @@ Status BuildToolConfig(const CiFlags& flags, config::Config* config) {
     CANNBOT_RETURN_IF_ERROR(config::LoadFile(flags.config_file, config));
   }
   CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(config));
+  if (flags.insecure_sandbox) config->insecure_sandbox = true;
   if (!flags.llm.empty()) config->llm.base_url = flags.llm;
   if (!flags.model.empty()) config->llm.model = flags.model;
   if (!flags.db.empty()) config->db = flags.db;
@@ -251,6 +253,7 @@ Command RegisterCi(CLI::App& app, const ops::Registry& registry) {
                   "Repository config file to use instead of .cannbot.toml/.json at head");
   cmd->add_option("--skills-dir", flags->skills_dirs, "Extra skills directory (repeatable)");
   cmd->add_option("--db", flags->db, "Store file");
+  AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
   cmd->add_option("--seed", flags->seed, "Seed for the validator's random inputs")
       ->each([flags](const std::string&) { flags->seed_given = true; });
   cmd->add_option("--post", flags->post, "Post the comment to: github, gitcode")

@@ -36,6 +36,9 @@ Command RegisterServe(CLI::App& app, const ops::Registry& registry);
 Command RegisterCi(CLI::App& app, const ops::Registry& registry);
 Command RegisterMachine(CLI::App& app);
 
+// Adds --insecure-sandbox (docs/security.md) to a command that runs untrusted kernels.
+void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox);
+
 // Prints an error for people (stderr) or machines (stdout JSON) and returns kExitError.
 int ReportError(const Status& status, bool json);
 

@@ -30,6 +30,7 @@ struct DiagnoseFlags {
   std::string source;
   std::string db;
   bool no_counters = false;
+  bool insecure_sandbox = false;  // --insecure-sandbox
 };
 
 // What was read, for the header of the table.
@@ -45,7 +46,9 @@ Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& regi
   auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
   if (!store.ok()) return store.status();
   // Through a Validator, so a user's op is checked against its own (sandboxed) reference.
-  validator::Validator validator(validator::ValidatorConfig{}, store->get(), registry);
+  validator::ValidatorConfig config;
+  config.insecure_sandbox = flags.insecure_sandbox;
+  validator::Validator validator(config, store->get(), registry);
   CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
                            validator.MeasureProfile(op->name, {flags.source, *text}, std::nullopt,
                                                     op, !flags.no_counters));
@@ -137,6 +140,7 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--op", flags->op, "Self-profile: the built-in op the kernel implements");
   cmd->add_option("--source,--kernel-source", flags->source,
                   "Self-profile: the kernel source to time on this CPU");
+  AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
   cmd->add_option("--db", flags->db,
                   "Store file for the compile cache and machine model (default: " +
                       store::Store::DefaultPath() + ")");

@@ -6,6 +6,12 @@
 
 namespace cannbot::cli {
 
+void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox) {
+  cmd->add_flag("--insecure-sandbox", *insecure_sandbox,
+                 "Run untrusted kernels even where this machine cannot apply a sandbox layer "
+                 "(each missing layer is then listed in every report)");
+}
+
 int ReportError(const Status& status, bool json) {
   if (json) {
     nlohmann::json error = {

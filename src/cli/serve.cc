@@ -27,11 +27,13 @@ struct ServeFlags {
   std::string port_file;
   int workers = 0;
   int queue_size = 0;
+  bool insecure_sandbox = false;  // --insecure-sandbox
 };
 
 Status BuildConfig(const ServeFlags& flags, config::Config* config) {
   if (!flags.config_file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(flags.config_file, config));
   CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(config));
+  if (flags.insecure_sandbox) config->insecure_sandbox = true;
   if (!flags.host.empty()) config->server.host = flags.host;
   if (flags.port >= 0) config->server.port = flags.port;
   if (!flags.db.empty()) config->db = flags.db;
@@ -119,6 +121,7 @@ Command RegisterServe(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--port", flags->port, "Port (default 8750; 0 = any free port)")
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--db", flags->db, "Store file (jobs, compile cache, machine model)");
+  AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
   cmd->add_option("--config", flags->config_file, "Config file (TOML or JSON; see server/cannbot.toml)");
   cmd->add_option("--port-file", flags->port_file,
                   "Write the bound port to this file once listening (for scripts and tests)");

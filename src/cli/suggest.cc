@@ -40,11 +40,13 @@ struct SuggestFlags {
   std::string db;
   std::string server;  // run on a daemon instead
   std::string token;
+  bool insecure_sandbox = false;  // --insecure-sandbox
 };
 
 Status BuildConfig(const SuggestFlags& flags, config::Config* config) {
   if (!flags.config_file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(flags.config_file, config));
   CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(config));
+  if (flags.insecure_sandbox) config->insecure_sandbox = true;
   if (!flags.db.empty()) config->db = flags.db;
   for (const std::string& dir : flags.skills_dirs) config->skill_dirs.push_back(dir);
   return Status::Ok();
@@ -192,6 +194,7 @@ Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--seed", flags->seed, "Seed for the validator's random inputs")
       ->each([flags](const std::string&) { flags->seed_given = true; });
   cmd->add_option("--db", flags->db, "Store file");
+  AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
   cmd->add_option("--budget", flags->budget, "Offline: most recipe variants to try (default 24)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--time-budget", flags->time_budget,

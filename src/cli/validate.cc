@@ -29,6 +29,7 @@ struct ValidateFlags {
   bool no_static_check = false;
   std::string target_name{target::Default().name()};
   double max_perf_seconds = 30;
+  bool insecure_sandbox = false;  // --insecure-sandbox
 };
 
 std::vector<std::string> SplitFlags(const std::string& text) {
@@ -74,6 +75,7 @@ int Run(const ValidateFlags& flags, const ops::Registry& registry) {
   config.perf.min_speedup = flags.min_speedup;
   config.perf.max_seconds = flags.max_perf_seconds;
   config.keep_work_dir = flags.keep_work_dir;
+  config.insecure_sandbox = flags.insecure_sandbox;
   validator::Validator validator(config, store->get(), registry);
   auto verdict = validator.Validate(request);
   if (!verdict.ok()) return ReportError(verdict.status(), flags.json);
@@ -109,6 +111,7 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--cflags", flags->cflags,
                   "Compiler flags (default: -O3 -march=native -std=c++17 -fPIC -shared)");
   cmd->add_option("--db", flags->db, "Store file (default: " + store::Store::DefaultPath() + ")");
+  AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
   cmd->add_flag("--no-cache", flags->no_cache, "Always recompile");
   cmd->add_flag("--keep-work-dir", flags->keep_work_dir, "Keep the private work directory");
   cmd->add_flag("--no-static-check", flags->no_static_check,

@@ -308,6 +308,75 @@ TEST_F(CompilerTest, SourceCheckRejectsAFixtureCheat) {
   EXPECT_NE(r.reason.find("starts processes"), std::string::npos) << r.reason;
 }
 
+// --- OpenMP: simd honoured, no runtime ----------------------------------------------------
+
+TEST_F(CompilerTest, OpenmpPragmasBuildWithoutTheRuntime) {
+  const std::string source =
+      "#include <cstdint>\n"
+      "extern \"C\" void swish(const float* x, float* y, int64_t n) {\n"
+      "#pragma omp parallel for\n"
+      "  for (int64_t i = 0; i < n; ++i) y[i] = x[i];\n"
+      "#pragma omp simd\n"
+      "  for (int64_t i = 0; i < n; ++i) y[i] *= 1.0f;\n"
+      "}\n";
+  CompileResult r = Compile(Config(), source, "omp");
+  // Linked with --no-undefined and no libgomp: `parallel` cannot have become threads.
+  EXPECT_TRUE(r.ok) << r.reason << "\n" << r.log;
+  EXPECT_NE(r.command.find("-fopenmp-simd"), std::string::npos) << r.command;
+}
+
+TEST_F(CompilerTest, OpenmpRuntimeCallIsRejectedAndWouldNotLink) {
+  const std::string source =
+      "#include <cstdint>\n"
+      "#include <omp.h>\n"
+      "extern \"C\" void swish(const float* x, float* y, int64_t n) {\n"
+      "  for (int64_t i = 0; i < n; ++i) y[i] = x[i] + 0.0f * omp_get_thread_num();\n"
+      "}\n";
+  CompileResult checked = Compile(Config(), source, "omp_checked");
+  EXPECT_FALSE(checked.ok);
+  EXPECT_NE(checked.reason.find("uses the OpenMP runtime (threads)"), std::string::npos)
+      << checked.reason;
+  CompilerConfig unchecked = Config();
+  unchecked.source_check = false;
+  CompileResult built = Compile(unchecked, source, "omp_unchecked");
+  EXPECT_FALSE(built.ok);
+  EXPECT_NE(built.log.find("omp_get_thread_num"), std::string::npos) << built.log;
+}
+
+// --- the compiler's environment -----------------------------------------------------------
+
+// A secret in cannbot's own environment must not reach the compiler, whose log goes back to
+// the kernel's author: the stand-in compiler (/bin/sh, allowed by the sandbox) prints its
+// environment into the log, then runs g++.
+TEST_F(CompilerTest, CompilerSeesAMinimalEnvironmentWithoutSecrets) {
+  ASSERT_EQ(::setenv("CANNBOT_TEST_SECRET", "s3cr3t-value", 1), 0);
+  for (const bool sandbox : {true, false}) {
+    CompilerConfig config = Config();
+    config.sandbox = sandbox;
+    config.use_cache = false;
+    config.compiler = "/bin/sh";
+    config.flags = {"-c", "env >&2; exec g++ \"$@\"", "sh", "-O1", "-std=c++17", "-fPIC",
+                    "-shared"};
+    CompileResult r = Compile(config, kGoodSwish, sandbox ? "env_sandboxed" : "env_open");
+    EXPECT_TRUE(r.ok) << "sandbox=" << sandbox << ": " << r.reason << "\n" << r.log;
+    EXPECT_EQ(r.log.find("s3cr3t-value"), std::string::npos) << r.log;
+    EXPECT_EQ(r.log.find("CANNBOT_TEST_SECRET"), std::string::npos) << r.log;
+    const std::string log = "\n" + r.log;
+    auto value = [&log](const std::string& name) {
+      const size_t at = log.find("\n" + name + "=");
+      if (at == std::string::npos) return std::string("(unset)");
+      const size_t begin = at + name.size() + 2;
+      return log.substr(begin, log.find('\n', begin) - begin);
+    };
+    EXPECT_EQ(value("PATH"), "/usr/local/bin:/usr/bin:/bin") << r.log;
+    EXPECT_EQ(value("LANG"), "C") << r.log;
+    EXPECT_EQ(value("LC_ALL"), "C") << r.log;
+    EXPECT_NE(value("HOME").find("/cannbot-compile-"), std::string::npos) << r.log;
+    EXPECT_EQ(value("TMPDIR"), value("HOME")) << r.log;
+  }
+  ::unsetenv("CANNBOT_TEST_SECRET");
+}
+
 // --- the sandbox around the compiler ------------------------------------------------------
 
 TEST_F(CompilerTest, IncludingPasswdDoesNotLeakItThroughTheLog) {

@@ -43,6 +43,7 @@ class ConfigFileTest : public ::testing::Test {
 const char* kFullToml = R"(# every documented key
 db = "/var/lib/cannbot/test.db"
 min_speedup = 1.25
+insecure_sandbox = true
 
 [llm]
 url = "http://127.0.0.1:8000/v1"
@@ -68,7 +69,7 @@ flags = ["-O2", "-march=native"]
 )";
 
 const char* kFullJson = R"({
-  "db": "/var/lib/cannbot/test.db",
+  "db": "/var/lib/cannbot/test.db", "insecure_sandbox": true,
   "min_speedup": 1.25,
   "llm": {"url": "http://127.0.0.1:8000/v1", "model": "Qwen/Qwen2.5-Coder-32B-Instruct",
           "api_key_env": "MY_LLM_KEY", "temperature": 0.4, "max_tokens": 2048,
@@ -81,6 +82,7 @@ const char* kFullJson = R"({
 void ExpectEveryKeySet(const Config& c) {
   EXPECT_EQ(c.db, "/var/lib/cannbot/test.db");
   EXPECT_DOUBLE_EQ(c.min_speedup, 1.25);
+  EXPECT_TRUE(c.insecure_sandbox);
   EXPECT_EQ(c.llm.base_url, "http://127.0.0.1:8000/v1");
   EXPECT_EQ(c.llm.model, "Qwen/Qwen2.5-Coder-32B-Instruct");
   EXPECT_EQ(c.llm.api_key_env, "MY_LLM_KEY");

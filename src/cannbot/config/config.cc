@@ -121,7 +121,10 @@ Status ReadServer(const Json& j, ServerConfig* server) {
 Status FromJson(const Json& j, Config* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
   for (const auto& [key, value] : j.items()) {
-    if (key == "db" || key == "min_speedup" || key == "op_memory_limit_mb") continue;
+    if (key == "db" || key == "min_speedup" || key == "op_memory_limit_mb" ||
+        key == "insecure_sandbox") {
+      continue;
+    }
     if (key == "ops_dirs") {
       CANNBOT_RETURN_IF_ERROR(Read(j, "ops_dirs", &config->ops_dirs, ""));
       continue;
@@ -150,6 +153,7 @@ Status FromJson(const Json& j, Config* config) {
   }
   CANNBOT_RETURN_IF_ERROR(Read(j, "db", &config->db, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "op_memory_limit_mb", &config->op_memory_limit_mb, ""));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "insecure_sandbox", &config->insecure_sandbox, ""));
   if (config->op_memory_limit_mb < 1) {
     return Status::InvalidArgument("op_memory_limit_mb must be at least 1");
   }
@@ -212,6 +216,14 @@ Status ApplyEnvironment(Config* config) {
   if (!get("CANNBOT_LLM_URL").empty()) config->llm.base_url = get("CANNBOT_LLM_URL");
   if (!get("CANNBOT_MODEL").empty()) config->llm.model = get("CANNBOT_MODEL");
   if (!get("CANNBOT_COMPILER").empty()) config->compiler = get("CANNBOT_COMPILER");
+  if (!get("CANNBOT_INSECURE_SANDBOX").empty()) {
+    const std::string v = get("CANNBOT_INSECURE_SANDBOX");
+    if (v != "1" && v != "true" && v != "0" && v != "false") {
+      return Status::InvalidArgument("CANNBOT_INSECURE_SANDBOX must be 1, true, 0 or false, not '" +
+                                     v + "'");
+    }
+    config->insecure_sandbox = v == "1" || v == "true";
+  }
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_MIN_SPEEDUP", &config->min_speedup));
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_SAMPLES", &config->loop.samples));
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_ROUNDS", &config->loop.rounds));

@@ -7,6 +7,7 @@
 //   min_speedup = 1.05
 //   ops_dirs = ["/opt/team-ops"]     op spec files (docs/op-spec.md) beside the built-ins
 //   op_memory_limit_mb = 256          most tensor memory one call of a spec file's op may need
+//   insecure_sandbox = false          run untrusted kernels where a sandbox layer is missing
 //   [llm]      url, model, api_key_env, temperature, max_tokens, timeout_seconds, retries
 //   [loop]     samples, rounds, good_enough_roofline, token_budget
 //   [skills]   dirs = ["/opt/team-skills"]
@@ -54,6 +55,9 @@ struct Config {
   // Most tensor memory one call of a spec file's op may need (the perf gate keeps several
   // calls' data); a spec above it is refused with the figure.
   int64_t op_memory_limit_mb = 256;
+  // Where the machine cannot apply a sandbox layer (docs/security.md), validation refuses to
+  // run untrusted code unless this is set; every report then lists what is missing.
+  bool insecure_sandbox = false;
   std::string compiler = "g++";
   std::vector<std::string> compiler_flags;  // empty = the validator's defaults
   ServerConfig server;
@@ -70,7 +74,7 @@ Result<nlohmann::json> ParseTomlOrJson(const std::string& text, const std::strin
 // Applies CANNBOT_DB, CANNBOT_MIN_SPEEDUP, CANNBOT_LLM_URL, CANNBOT_MODEL, CANNBOT_SAMPLES,
 // CANNBOT_ROUNDS, CANNBOT_TEMPERATURE, CANNBOT_MAX_TOKENS, CANNBOT_SKILLS_DIRS and
 // CANNBOT_OPS_DIRS (':'-separated, added to the file's lists),
-// CANNBOT_COMPILER, and for the daemon CANNBOT_HOST, CANNBOT_PORT, CANNBOT_WORKERS and
+// CANNBOT_COMPILER, CANNBOT_INSECURE_SANDBOX (1/true), and for the daemon CANNBOT_HOST, CANNBOT_PORT, CANNBOT_WORKERS and
 // CANNBOT_TOKENS (','-separated; replaces the file's list). A malformed number is an error
 // naming the variable.
 Status ApplyEnvironment(Config* config);

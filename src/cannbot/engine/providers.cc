@@ -60,6 +60,7 @@ skills::SkillLibrary LoadSkills(const config::Config& config,
 validator::ValidatorConfig MakeValidatorConfig(const config::Config& config) {
   validator::ValidatorConfig v;
   v.perf.min_speedup = config.min_speedup;
+  v.insecure_sandbox = config.insecure_sandbox;
   v.compiler.compiler = config.compiler;
   if (!config.compiler_flags.empty()) v.compiler.flags = config.compiler_flags;
   return v;

@@ -1,5 +1,7 @@
 #include "cannbot/store/store.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
@@ -82,6 +84,32 @@ CREATE TABLE idempotency_keys (
   created_at REAL NOT NULL
 );
 )sql",
+      // The compile cache's size and recency, for its limits (StoreOptions). A table of its
+      // own: updating a compile_cache row on every hit would rewrite its object. last_used
+      // is a use counter, not a time: it orders uses exactly, where clock readings tie.
+      // Triggers keep it in step with compile_cache within each statement.
+      R"sql(
+CREATE TABLE compile_cache_use (
+  key TEXT PRIMARY KEY,
+  bytes INTEGER NOT NULL,
+  last_used INTEGER NOT NULL
+);
+CREATE INDEX compile_cache_use_by_last_used ON compile_cache_use (last_used);
+INSERT INTO compile_cache_use (key, bytes, last_used)
+  SELECT key, COALESCE(length(shared_object), 0) + length(CAST(log AS BLOB)) +
+              length(CAST(reason AS BLOB)), rowid
+  FROM compile_cache;
+CREATE TRIGGER compile_cache_inserted AFTER INSERT ON compile_cache BEGIN
+  INSERT OR REPLACE INTO compile_cache_use (key, bytes, last_used) VALUES (
+    NEW.key,
+    COALESCE(length(NEW.shared_object), 0) + length(CAST(NEW.log AS BLOB)) +
+        length(CAST(NEW.reason AS BLOB)),
+    (SELECT COALESCE(MAX(last_used), 0) + 1 FROM compile_cache_use));
+END;
+CREATE TRIGGER compile_cache_deleted AFTER DELETE ON compile_cache BEGIN
+  DELETE FROM compile_cache_use WHERE key = OLD.key;
+END;
+)sql",
   };
   return kMigrations;
 }
@@ -102,7 +130,7 @@ std::string Store::DefaultPath() {
   return home + "/cannbot.db";
 }
 
-Result<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+Result<std::unique_ptr<Store>> Store::Open(const std::string& path, const StoreOptions& options) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) {
     std::error_code error;
@@ -114,7 +142,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   }
   auto db = Database::Open(path, Migrations());
   if (!db.ok()) return db.status();
-  return std::unique_ptr<Store>(new Store(std::move(db).value()));
+  return std::unique_ptr<Store>(new Store(std::move(db).value(), options));
 }
 
 Result<std::optional<CompiledEntry>> Store::FindCompiled(const std::string& key) {
@@ -129,15 +157,28 @@ Result<std::optional<CompiledEntry>> Store::FindCompiled(const std::string& key)
   entry.log = TextAt(row, 2);
   entry.reason = TextAt(row, 3);
   entry.seconds = DoubleAt(row, 4);
+  // A hit that cannot be recorded (a busy or read-only store) is still a hit.
+  (void)db_->Execute(
+      "UPDATE compile_cache_use SET last_used = "
+      "(SELECT MAX(last_used) + 1 FROM compile_cache_use) WHERE key = ?",
+      {key});
   return std::optional<CompiledEntry>(std::move(entry));
 }
 
 Status Store::PutCompiled(const std::string& key, const CompiledEntry& entry) {
-  return db_->Execute(
+  if (entry.shared_object.size() > options_.max_object_bytes) return Status::Ok();
+  CANNBOT_RETURN_IF_ERROR(db_->Execute(
       "INSERT OR REPLACE INTO compile_cache (key, ok, shared_object, log, reason, seconds) "
       "VALUES (?, ?, ?, ?, ?, ?)",
       {key, int64_t{entry.ok ? 1 : 0}, Blob{entry.shared_object}, entry.log, entry.reason,
-       entry.seconds});
+       entry.seconds}));
+  // Keeps the most recently used entries whose sizes add up to at most the cap: the same
+  // as evicting the least recently used one by one. One statement, so it is atomic.
+  return db_->Execute(
+      "DELETE FROM compile_cache WHERE key IN (SELECT key FROM ("
+      "  SELECT key, SUM(bytes) OVER (ORDER BY last_used DESC ROWS UNBOUNDED PRECEDING) AS kept"
+      "  FROM compile_cache_use) WHERE kept > ?)",
+      {static_cast<int64_t>(std::min<size_t>(options_.max_cache_bytes, INT64_MAX))});
 }
 
 Result<std::optional<TunedKernel>> Store::FindTuned(const std::string& key) {

@@ -4,12 +4,15 @@
 //
 // The default file is $CANNBOT_HOME/cannbot.db, else $XDG_CACHE_HOME/cannbot/cannbot.db, else
 // ~/.cache/cannbot/cannbot.db. Compiled shared objects are stored as blobs keyed by a content
-// hash, so a cache entry is either complete or absent.
+// hash, so a cache entry is either complete or absent. The compile cache is bounded
+// (StoreOptions): oversized objects are not kept, and the least recently used entries go when
+// the total passes its cap.
 //
 // Thread-safety: safe to share between threads (the Database serialises access); several
 // processes may use one file (WAL mode, busy timeout).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +30,15 @@ struct CompiledEntry {
   double seconds = 0;         // how long the original compile took
 };
 
+// Limits of the compile cache. An entry's size is its object, log and reason together.
+struct StoreOptions {
+  // An entry with a larger shared object is not cached (it is rebuilt when needed).
+  size_t max_object_bytes = size_t{64} << 20;  // 64 MiB
+  // After an insertion, the least recently used entries (a hit counts as a use) are evicted
+  // until the entries total at most this.
+  size_t max_cache_bytes = size_t{1} << 30;  // 1 GiB
+};
+
 // The winner of an offline parameter search, for one (op, shape, machine, compiler) key.
 struct TunedKernel {
   std::string recipe;
@@ -37,10 +49,14 @@ struct TunedKernel {
 
 class Store {
  public:
-  static Result<std::unique_ptr<Store>> Open(const std::string& path);
+  static Result<std::unique_ptr<Store>> Open(const std::string& path,
+                                             const StoreOptions& options = StoreOptions());
   static std::string DefaultPath();
 
+  // A hit marks the entry as just used.
   Result<std::optional<CompiledEntry>> FindCompiled(const std::string& key);
+  // Skips an entry whose object exceeds max_object_bytes (Ok: caching is best effort), then
+  // evicts down to max_cache_bytes.
   Status PutCompiled(const std::string& key, const CompiledEntry& entry);
 
   Result<std::optional<TunedKernel>> FindTuned(const std::string& key);
@@ -52,8 +68,10 @@ class Store {
   Database& database() { return *db_; }
 
  private:
-  explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+  Store(std::unique_ptr<Database> db, const StoreOptions& options)
+      : db_(std::move(db)), options_(options) {}
   std::unique_ptr<Database> db_;
+  StoreOptions options_;
 };
 
 }  // namespace cannbot::store

@@ -1,8 +1,10 @@
 #include "cannbot/validator/compiler.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 
 #include "cannbot/util/fs.h"
@@ -16,24 +18,42 @@
 namespace cannbot::validator {
 namespace {
 
-// Where a compiler named without a slash lives, so the cache notices an upgrade.
-std::string CompilerIdentity(const std::string& compiler) {
-  std::vector<std::string> candidates;
-  if (compiler.find('/') != std::string::npos) {
-    candidates.push_back(compiler);
-  } else {
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "/usr/bin");
-    std::string dir;
-    while (std::getline(dirs, dir, ':')) candidates.push_back(dir + "/" + compiler);
-  }
-  for (const std::string& candidate : candidates) {
+// Added to every build. -fopenmp-simd honours `#pragma omp simd` (and `declare simd`) as a
+// vectorisation hint; other OpenMP pragmas compile to single-threaded code, since nothing
+// links the OpenMP runtime (source_check.h rejects calls into it).
+const char* const kFixedFlags[] = {"-fopenmp-simd"};
+
+// The compiler child's PATH. Fixed rather than the daemon's: the confined compiler may only
+// run programs from the system directories anyway, and the compiler itself is resolved to
+// an absolute path with the daemon's PATH (ResolveCompiler), so a compiler installed
+// elsewhere still works unconfined. Its helpers (as, ld) are found here.
+constexpr const char* kChildPath = "/usr/local/bin:/usr/bin:/bin";
+
+// The configured compiler as an absolute path, looked up in the daemon's PATH; unchanged
+// when not found (the build then fails with a clear log). Relative PATH entries are skipped:
+// the compiler runs in its build directory, where they would name something else.
+std::string ResolveCompiler(const std::string& compiler) {
+  if (compiler.find('/') != std::string::npos) return compiler;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : kChildPath);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty() || dir[0] != '/') continue;
+    const std::string candidate = dir + "/" + compiler;
     struct stat st {};
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      return candidate + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime);
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
     }
   }
   return compiler;
+}
+
+// The resolved compiler's path, size and time, so the cache notices an upgrade.
+std::string CompilerIdentity(const std::string& resolved) {
+  struct stat st {};
+  if (::stat(resolved.c_str(), &st) != 0) return resolved;
+  return resolved + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime);
 }
 
 std::string FirstErrorLine(const std::string& log) {
@@ -79,9 +99,9 @@ std::string Join(const std::vector<std::string>& parts) {
 }  // namespace
 
 Compiler::Compiler(CompilerConfig config, store::Store* cache)
-    : config_(std::move(config)), cache_(cache),
+    : config_(std::move(config)), cache_(cache), compiler_path_(ResolveCompiler(config_.compiler)),
       // The machine is part of the identity: -march=native objects must not travel.
-      compiler_identity_(CompilerIdentity(config_.compiler) + "|" + CurrentMachineId()) {}
+      compiler_identity_(CompilerIdentity(compiler_path_) + "|" + CurrentMachineId()) {}
 
 namespace {
 
@@ -136,7 +156,7 @@ TargetBuild Compiler::Resolve(const ops::OpSpec& op, const TargetBuild& target) 
 std::string Compiler::CacheKey(const TargetBuild& target, const std::string& source) const {
   // Bumped whenever how cannbot builds changes (environment, prelude, fixed flags), so old
   // entries are never served for the new way.
-  constexpr const char* kBuildRecipeVersion = "build-recipe-2";
+  constexpr const char* kBuildRecipeVersion = "build-recipe-3";
   std::string material = kBuildRecipeVersion;
   material += '\0';
   material += compiler_identity_;
@@ -174,12 +194,15 @@ Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::stri
         config_.runner_path.empty() ? DefaultRunnerPath() : config_.runner_path;
     options.argv = {runner, "exec", "--work-dir=" + dir.path(),
                     "--cpu-seconds=" + std::to_string(config_.timeout.count() / 1000 + 1),
-                    "--address-space-mb=" + std::to_string(config_.address_space_mb), "--"};
+                    "--address-space-mb=" + std::to_string(config_.address_space_mb)};
+    if (config_.insecure_sandbox) options.argv.push_back("--insecure");
+    options.argv.push_back("--");
   }
   const size_t command_start = options.argv.size();
-  options.argv.push_back(config_.compiler);
+  options.argv.push_back(compiler_path_);
   for (const std::string& flag : config_.flags) options.argv.push_back(flag);
   for (const std::string& flag : target.flags) options.argv.push_back(flag);
+  for (const char* flag : kFixedFlags) options.argv.push_back(flag);
   for (const char* extra : {"-include", "cannbot_contract.h", "kernel.cpp"}) {
     options.argv.push_back(extra);
   }
@@ -188,12 +211,17 @@ Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::stri
     options.argv.push_back(extra);
   }
   options.working_dir = dir.path();
-  // The compiler's scratch files go to the private directory too; LC_ALL=C keeps its messages
-  // plain ASCII whatever the user's locale, for logs, reasons and repair prompts.
-  options.extra_environment = {"TMPDIR=" + dir.path(), "LC_ALL=C"};
+  // Nothing of the daemon's environment (API keys, tokens) reaches the compiler, whose output
+  // a kernel's author sees. Scratch files and any dotfiles go to the private directory;
+  // LC_ALL=C keeps messages plain ASCII, for logs, reasons and repair prompts.
+  options.inherit_environment = false;
+  options.environment = {std::string("PATH=") + kChildPath, "LANG=C", "LC_ALL=C",
+                         "HOME=" + dir.path(), "TMPDIR=" + dir.path()};
   CompileResult result;
+  // As configured, not as resolved: the command is for people, and for its flags.
   result.command = Join(std::vector<std::string>(
       options.argv.begin() + static_cast<long>(command_start), options.argv.end()));
+  result.command.replace(0, compiler_path_.size(), config_.compiler);
   CANNBOT_ASSIGN_OR_RETURN(CommandResult run,
                            RunCommand(options, config_.timeout, config_.max_log_bytes));
   result.log = run.output;
@@ -298,6 +326,8 @@ Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std:
   if (result.command.empty()) {
     std::vector<std::string> argv = {config_.compiler};
     argv.insert(argv.end(), config_.flags.begin(), config_.flags.end());
+    argv.insert(argv.end(), target.flags.begin(), target.flags.end());
+    argv.insert(argv.end(), std::begin(kFixedFlags), std::end(kFixedFlags));
     result.command = Join(argv) +
                      " -include cannbot_contract.h kernel.cpp -o kernel.so -Wl,--no-undefined";
   }

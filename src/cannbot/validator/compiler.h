@@ -1,9 +1,13 @@
 // Compiler: the validator's first layer. Builds one kernel source into a shared object.
 //
 // The build runs the configured compiler in a private temporary directory, confined (see
-// CompilerConfig::sandbox), with time and memory limits, and keeps its log. A generated prelude declares the op's contract (`extern "C"` with the
-// exact signature) and takes the symbol's address, so a kernel with the wrong signature or
-// without the op's symbol fails here with a clear reason instead of misbehaving at run time.
+// CompilerConfig::sandbox), with time and memory limits and a minimal environment (none of
+// the daemon's variables, which may hold tokens: the log goes back to the kernel's author),
+// and keeps its log. Kernels are built with -fopenmp-simd and without the OpenMP runtime:
+// `#pragma omp simd` vectorises, other OpenMP pragmas compile to single-threaded code.
+// A generated prelude declares the op's contract (`extern "C"` with the exact signature) and
+// takes the symbol's address, so a kernel with the wrong signature or without the op's
+// symbol fails here with a clear reason instead of misbehaving at run time.
 // Before the build a static source check rejects obvious tricks; after it, the object is
 // inspected for load-time code and shadowed C-library symbols.
 // Results, failures included, are cached in the Store by a hash of machine, compiler
@@ -25,7 +29,8 @@ namespace cannbot::validator {
 
 struct CompilerConfig {
   std::string compiler = "g++";
-  // The whole flag list; the prelude, output and link checks are added by cannbot.
+  // The whole flag list; the prelude, output, link checks and -fopenmp-simd are added by
+  // cannbot.
   std::vector<std::string> flags = {"-O3", "-march=native", "-std=c++17", "-fPIC", "-shared"};
   std::chrono::milliseconds timeout{60000};
   size_t max_log_bytes = 64u << 10;
@@ -35,6 +40,9 @@ struct CompilerConfig {
   // program and library directories and its own build directory, with no network and
   // limited memory, so a source cannot `#include "/etc/passwd"` into its log.
   bool sandbox = true;
+  // Where the sandbox cannot be applied in full, the runner refuses to run the compiler
+  // (the build fails with its reason) unless this is set (ValidatorConfig::insecure_sandbox).
+  bool insecure_sandbox = false;
   // Reject sources that visibly create threads, open files, ... before compiling
   // (source_check.h); the sandbox would catch them anyway, later and with less context.
   bool source_check = true;
@@ -112,6 +120,7 @@ class Compiler {
 
   CompilerConfig config_;
   store::Store* cache_;
+  std::string compiler_path_;      // config_.compiler, absolute when found in PATH
   std::string compiler_identity_;  // compiler binary (path, size, mtime) and machine id
 };
 

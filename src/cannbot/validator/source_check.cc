@@ -1,5 +1,6 @@
 #include "cannbot/validator/source_check.h"
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 #include <vector>
@@ -13,11 +14,18 @@ struct Rule {
   // A call qualified by std:: is what the rule means (std::thread, std::exit); false where
   // std:: names something harmless (std::bind is not the socket call).
   bool std_qualified_counts = true;
+  // Code under `#ifdef _OPENMP` is never compiled: cannbot does not pass -fopenmp.
+  bool skips_openmp_only_code = false;
 };
 
-// Word boundaries keep `fopen` from matching `my_fopen_like_name`.
+// Word boundaries keep `fopen` from matching `my_fopen_like_name`. `#pragma omp` is not a
+// rule: kernels are built with -fopenmp-simd and without the OpenMP runtime, so `omp simd`
+// vectorises and `omp parallel` compiles to single-threaded code (compiler.cc).
 const Rule kRules[] = {
-    {"creates threads", R"(\bstd\s*::\s*(thread|jthread|async)\b|\bpthread_create\b|#\s*pragma\s+omp\b)"},
+    // std::thread::hardware_concurrency() and std::thread::id start nothing.
+    {"creates threads", R"(\bstd\s*::\s*(thread\b(?!\s*::)|jthread\b|async\b)|\bpthread_create\b)"},
+    // Would need -fopenmp and libgomp; the link (--no-undefined) fails anyway, less clearly.
+    {"uses the OpenMP runtime (threads)", R"(\bomp_[a-z_]+\s*\(|#\s*include\s*<\s*omp\.h\s*>)", true, true},
     {"starts processes", R"(\b(fork|_Fork|vfork|system|popen|posix_spawnp?|exec[lv]p?e?|fexecve|execveat|clone3?)\s*\()"},
     {"opens files", R"(\b(fopen|fopen64|freopen|fdopen|open|open64|openat|openat64|creat|creat64|opendir|mmap|mmap64)\s*\(|\bstd\s*::\s*(i|o)?fstream\b|\bstd\s*::\s*filesystem\b|\b(ifstream|ofstream|fstream)\b)"},
     {"uses the network", R"(\b(socket|socketpair|connect|bind|listen|accept|accept4|getaddrinfo|gethostbyname)\s*\()", false},
@@ -41,6 +49,42 @@ struct Literal {
   std::string text;   // contents with escape sequences turned into spaces
 };
 
+bool IsIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// R"x(...)x", also with an encoding prefix (u8R, uR, UR, LR). Read as an ordinary string, a
+// `"` inside it would desynchronise the blanking and hide the code that follows.
+bool OpensRawString(const std::string& code, size_t quote) {
+  if (quote == 0 || code[quote - 1] != 'R') return false;
+  size_t start = quote - 1;
+  if (start >= 2 && code.compare(start - 2, 2, "u8") == 0) {
+    start -= 2;
+  } else if (start >= 1 && (code[start - 1] == 'u' || code[start - 1] == 'U' ||
+                            code[start - 1] == 'L')) {
+    start -= 1;
+  }
+  return start == 0 || !IsIdentifierChar(code[start - 1]);
+}
+
+// Blanks a raw string literal (keeping line breaks), keeps its text aside and returns the
+// offset of its closing quote (or the end of the code).
+size_t SkipRawString(std::string* code, size_t quote, std::vector<Literal>* literals) {
+  const size_t open = code->find('(', quote);
+  const std::string delimiter = open == std::string::npos
+                                    ? std::string()
+                                    : code->substr(quote + 1, open - quote - 1);
+  const size_t close = open == std::string::npos
+                           ? std::string::npos
+                           : code->find(")" + delimiter + "\"", open);
+  const size_t end = close == std::string::npos ? code->size() : close + delimiter.size() + 1;
+  if (open != std::string::npos) {
+    literals->push_back({quote, code->substr(open + 1, std::min(close, code->size()) - open - 1)});
+  }
+  for (size_t i = quote + 1; i < end; ++i) {
+    if ((*code)[i] != '\n') (*code)[i] = ' ';
+  }
+  return std::min(end, code->size() - 1);
+}
+
 // Blanks comments and string/char literals (keeping line breaks), so patterns only see code;
 // string literals are kept aside, for the text of asm statements.
 std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) {
@@ -54,6 +98,7 @@ std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) 
       case kCode:
         if (c == '/' && next == '/') state = kLine;
         else if (c == '/' && next == '*') state = kBlock;
+        else if (c == '"' && OpensRawString(code, i)) i = SkipRawString(&code, i, literals);
         else if (c == '"') { state = kString; literal = {i, ""}; }
         else if (c == '\'' && !IsDigitSeparator(code, i)) state = kChar;
         if (state == kLine || state == kBlock) code[i] = ' ';
@@ -86,6 +131,57 @@ std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) 
     }
   }
   return code;
+}
+
+// How a conditional's first branch depends on _OPENMP, which is never defined here:
+// +1 compiled only with it (`#ifdef _OPENMP`), -1 only without it, 0 something else.
+int OpenmpCondition(const std::string& directive, std::string rest) {
+  rest.erase(std::remove_if(rest.begin(), rest.end(),
+                            [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+             rest.end());
+  if (directive == "ifdef" && rest == "_OPENMP") return 1;
+  if (directive == "ifndef" && rest == "_OPENMP") return -1;
+  if (directive != "if") return 0;
+  const int sign = !rest.empty() && rest[0] == '!' ? -1 : 1;
+  if (sign < 0) rest.erase(0, 1);
+  const bool openmp = rest == "_OPENMP" || rest == "defined_OPENMP" || rest == "defined(_OPENMP)";
+  return openmp ? sign : 0;
+}
+
+// `code` with the lines that only a -fopenmp build would compile blanked (line breaks kept).
+std::string WithoutOpenmpOnlyCode(const std::string& code) {
+  struct Branch {
+    int condition;  // OpenmpCondition of the #if
+    bool dead;
+  };
+  static const std::regex kDirective(R"(^\s*#\s*(\w+)(.*)$)");
+  std::vector<Branch> open;
+  std::string out = code;
+  size_t begin = 0;
+  while (begin < out.size()) {
+    size_t end = out.find('\n', begin);
+    if (end == std::string::npos) end = out.size();
+    const std::string line = out.substr(begin, end - begin);
+    std::smatch match;
+    const std::string directive =
+        std::regex_match(line, match, kDirective) ? match.str(1) : std::string();
+    if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
+      const int condition = OpenmpCondition(directive, match.str(2));
+      open.push_back({condition, condition > 0});
+    } else if (!open.empty() && (directive == "elif" || directive == "else")) {
+      Branch& branch = open.back();
+      // Without _OPENMP a "+1" first branch is skipped and the next one unknown; a "-1"
+      // first branch is taken, so every later one is skipped.
+      branch.dead = branch.condition < 0;
+      if (directive == "elif" && branch.condition > 0) branch.condition = 0;
+    } else if (!open.empty() && directive == "endif") {
+      open.pop_back();
+    } else if (std::any_of(open.begin(), open.end(), [](const Branch& b) { return b.dead; })) {
+      std::fill(out.begin() + static_cast<long>(begin), out.begin() + static_cast<long>(end), ' ');
+    }
+    begin = end + 1;
+  }
+  return out;
 }
 
 int LineOf(const std::string& text, size_t offset) {
@@ -132,10 +228,12 @@ size_t ClosingParen(const std::string& code, size_t from) {
 std::vector<SourceFinding> CheckSource(const std::string& source) {
   std::vector<Literal> literals;
   const std::string code = CodeOnly(source, &literals);
+  const std::string without_openmp_only = WithoutOpenmpOnlyCode(code);
   std::vector<SourceFinding> findings;
   for (const Rule& rule : kRules) {
     std::regex pattern(rule.pattern);
-    for (std::sregex_iterator it(code.begin(), code.end(), pattern), end; it != end; ++it) {
+    const std::string& text = rule.skips_openmp_only_code ? without_openmp_only : code;
+    for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) {
       const size_t at = static_cast<size_t>(it->position(0));
       if (!CountsAsCall(code, at, rule)) continue;
       findings.push_back({rule.what, it->str(0).substr(0, 40), LineOf(code, at)});
@@ -152,7 +250,10 @@ std::vector<SourceFinding> CheckSource(const std::string& source) {
       std::smatch match;
       if (literal.offset > begin && literal.offset < close &&
           std::regex_search(literal.text, match, kSyscallInsn)) {
-        findings.push_back({"makes raw system calls", match.str(0), LineOf(code, literal.offset)});
+        const std::string before = literal.text.substr(0, static_cast<size_t>(match.position(0)));
+        const int line = LineOf(code, literal.offset) +
+                         static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+        findings.push_back({"makes raw system calls", match.str(0), line});
         return findings;
       }
     }

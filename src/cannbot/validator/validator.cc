@@ -7,8 +7,20 @@
 
 namespace cannbot::validator {
 
+namespace {
+
+ValidatorConfig WithSandboxPolicy(ValidatorConfig config) {
+  if (config.insecure_sandbox) {
+    config.runner.insecure_sandbox = true;
+    config.compiler.insecure_sandbox = true;
+  }
+  return config;
+}
+
+}  // namespace
+
 Validator::Validator(ValidatorConfig config, store::Store* store, const ops::Registry& registry)
-    : config_(std::move(config)), store_(store), registry_(registry),
+    : config_(WithSandboxPolicy(std::move(config))), store_(store), registry_(registry),
       compiler_(config_.compiler, store) {}
 
 const MachineModel& Validator::Machine() {

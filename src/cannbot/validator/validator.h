@@ -40,6 +40,9 @@ struct ValidatorConfig {
   PerfConfig perf;
   ascendc::DeviceProfile device;  // what the ascendc target's cost model estimates for
   bool keep_work_dir = false;     // leave the private work directory behind for debugging
+  // Run untrusted code where a sandbox layer is missing (the runner's and the compiler's);
+  // every verdict then lists what is missing. The Validator applies it to both.
+  bool insecure_sandbox = false;
 };
 
 struct KernelSource {

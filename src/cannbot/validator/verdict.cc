@@ -86,7 +86,7 @@ std::string Verdict::RenderText() const {
   }
   if (numeric) {
     for (const std::string& warning : numeric->sandbox_warnings) {
-      out << "\n  warning: sandbox: " << warning;
+      out << "\n  warning: INSECURE SANDBOX (allowed by insecure_sandbox): " << warning;
     }
     if (!numeric->sandbox_warnings.empty()) out << "\n";
   }
