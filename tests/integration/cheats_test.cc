@@ -112,6 +112,8 @@ const Cheat kCheats[] = {
     {"sched_setattr.cpp", "swish", "sandbox", "sched_setattr (changing its scheduling)"},
     // 3: the poison is drawn per run, so a kernel keyed on a known constant is caught
     {"recognises_poison.cpp", "swish", "numeric", "wrong results"},
+    // 3: a random shape per run, so a kernel right only on the listed shapes is caught
+    {"listed_shapes_only.cpp", "swish", "numeric", "wrong results"},
     // 5: the runner's environment is empty: nothing to print (every case checks the logs)
     {"reads_secret_env.cpp", "swish", "numeric", "wrong results"},
     // 6: the floating-point state is checked after every call and blamed on its kernel
