@@ -89,7 +89,14 @@ Limits ParseArgs(int argc, char** argv) {
   return limits;
 }
 
+// Sets both limits to `value`, or to the hard limit already in force where that is lower
+// (a lower limit is as strict; raising it would need a privilege the runner should not have).
 bool SetLimit(int resource, rlim_t value) {
+  rlimit current{};
+  if (getrlimit(resource, &current) == 0 && current.rlim_max != RLIM_INFINITY &&
+      current.rlim_max < value) {
+    value = current.rlim_max;
+  }
   rlimit limit{value, value};
   return setrlimit(resource, &limit) == 0;
 }
@@ -350,11 +357,12 @@ int ExecMode(int argc, char** argv) {
   }
   if (work_dir.empty() || i + 1 >= argc) Die("exec needs --work-dir and a program after --");
   close_range(3, ~0u, 0);
-  SetLimit(RLIMIT_CORE, 0);
-  SetLimit(RLIMIT_CPU, static_cast<rlim_t>(cpu_seconds));
-  SetLimit(RLIMIT_AS, static_cast<rlim_t>(address_space_mb) << 20);
-  SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(max_file_mb) << 20);
-  const std::vector<std::string> warnings = cannbot::runner::ConfineCompiler(work_dir);
+  const bool limited = SetLimit(RLIMIT_CORE, 0) &&
+                       SetLimit(RLIMIT_CPU, static_cast<rlim_t>(cpu_seconds)) &&
+                       SetLimit(RLIMIT_AS, static_cast<rlim_t>(address_space_mb) << 20) &&
+                       SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(max_file_mb) << 20);
+  std::vector<std::string> warnings = cannbot::runner::ConfineCompiler(work_dir);
+  if (!limited) warnings.push_back(std::string("resource limits failed: ") + std::strerror(errno));
   for (const std::string& warning : warnings) {
     std::fprintf(stderr, "cannbot-runner: %s: %s\n", insecure ? "warning" : "error",
                  warning.c_str());

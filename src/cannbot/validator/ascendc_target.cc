@@ -64,15 +64,25 @@ std::string PlainKernel(const ops::OpSpec& op) {
   return "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n" + body;
 }
 
+// `shape` of `op` with each tensor's element count added as a size.
+void AddElementCounts(const ops::OpSpec& op, ops::Shape* shape) {
+  for (const ops::Param& p : op.params) {
+    if (p.IsTensor()) shape->sizes[ElementsParam(p)] = p.elements(*shape);
+  }
+}
+
 ops::OpSpec WithElementCounts(const ops::OpSpec& op) {
   ops::OpSpec spec = op;
   for (const ops::Param& p : op.params) {
     if (p.IsTensor()) spec.params.push_back({ElementsParam(p), ops::ParamKind::kSize, {}});
   }
-  for (ops::Shape& shape : spec.shapes) {
-    for (const ops::Param& p : op.params) {
-      if (p.IsTensor()) shape.sizes[ElementsParam(p)] = p.elements(shape);
-    }
+  for (ops::Shape& shape : spec.shapes) AddElementCounts(op, &shape);
+  if (op.random_shape) {  // the random case needs the counts too
+    spec.random_shape = [op](uint64_t seed) -> std::optional<ops::Shape> {
+      std::optional<ops::Shape> shape = op.random_shape(seed);
+      if (shape) AddElementCounts(op, &*shape);
+      return shape;
+    };
   }
   return spec;
 }
