@@ -215,10 +215,11 @@ TEST_F(KernelRunnerTest, AMissingSandboxLayerRefusesToRunUntrustedCode) {
   }
 }
 
-TEST_F(KernelRunnerTest, TheChildHoldsNoCapabilitiesAndALimitSizedToTheJob) {
+// Start() verifies CapEff/CapPrm/CapAmb, NoNewPrivs and Seccomp in /proc itself (withholding
+// a layer above shows it notices); here: a confined start, and the job-sized memory limit.
+TEST_F(KernelRunnerTest, StartsConfinedWithAnAddressSpaceLimitSizedToTheJob) {
   auto runner = StartRunner();
   ASSERT_NE(runner, nullptr);
-  // Start() itself verified CapEff/CapPrm/CapAmb, NoNewPrivs and Seccomp in /proc.
   EXPECT_TRUE(runner->sandbox_warnings().empty());
   RunnerConfig config;
   EXPECT_EQ(AddressSpaceMb(config, 10u << 20), 1024 + 2 * 11);

@@ -255,5 +255,17 @@ TEST(FsTest, ExecutableDirIsTheDirectoryOfThisBinary) {
   EXPECT_TRUE(PathExists(dir + "/" + exe.filename().string()));
 }
 
+// The compiler and the self-profile's `perf` are found this way.
+TEST(FindInPathTest, FindsAnExecutableAsAnAbsolutePathAndNothingElse) {
+  const std::string sh = FindInPath("sh");
+  ASSERT_FALSE(sh.empty());
+  EXPECT_EQ(sh.front(), '/');
+  EXPECT_EQ(sh.substr(sh.size() - 3), "/sh");
+  EXPECT_EQ(FindInPath(sh), sh);  // a path is taken as it is
+  EXPECT_EQ(FindInPath("cannbot-no-such-program-7f3e"), "");
+  EXPECT_EQ(FindInPath("/etc/hostname-not-executable-7f3e"), "");
+  EXPECT_EQ(FindInPath("/"), "");  // a directory is not a program
+}
+
 }  // namespace
 }  // namespace cannbot

@@ -3,9 +3,6 @@
 // rejects (a similar name, the same header, a harmless use of the same construct) and must
 // pass: a rule rejects a behaviour, not a spelling. The cheats themselves, and every other
 // CheckSource test, are in source_check_test.cc.
-//
-// Unit tests are compiled as a unity build, so the helpers below have names of their own
-// rather than those of their twins in source_check_test.cc.
 #include "cannbot/validator/source_check.h"
 
 #include <gtest/gtest.h>
@@ -13,41 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "source_check_support.h"
+
 namespace cannbot::validator {
 namespace {
 
-// The categories (SourceFinding::what) that the honest kernels resemble.
-constexpr const char* kLikeThreads = "creates threads";
-constexpr const char* kLikeOpenmp = "uses the OpenMP runtime (threads)";
-constexpr const char* kLikeProcesses = "starts processes";
-constexpr const char* kLikeFiles = "opens files";
-constexpr const char* kLikeNetwork = "uses the network";
-constexpr const char* kLikeSignals = "handles or sends signals";
-constexpr const char* kLikeExit = "ends the process";
-constexpr const char* kLikeSyscall = "makes raw system calls";
-constexpr const char* kLikeDynamic = "loads code at run time";
-constexpr const char* kLikeSleeps = "sleeps";
-constexpr const char* kLikeReserved = "uses cannbot's reserved names";
-constexpr const char* kLikeRedefines = "redefines timing or comparison functions";
-
-std::string RenderHonestFindings(const std::vector<SourceFinding>& findings) {
-  std::string out;
-  for (const SourceFinding& f : findings) {
-    out += "[" + f.what + " | " + f.token + " | line " + std::to_string(f.line) + "] ";
-  }
-  return out.empty() ? "(no findings)" : out;
-}
-
-// A harmless kernel body around the line under test, which is placed on line 5.
-std::string HonestKernelAtLineFive(const std::string& line) {
-  return "#include <cstdint>\n"                                   // 1
-         "#include <cmath>\n"                                     // 2
-         "extern \"C\" void swish(const float* x, float* y,\n"    // 3
-         "                        int64_t n) {\n"                 // 4
-         "  " + line + "\n"                                       // 5
-         "  for (int64_t i = 0; i < n; ++i) y[i] = x[i];\n"       // 6
-         "}\n";                                                    // 7
-}
+using namespace source_check_test;  // NOLINT: the shared test vocabulary
 
 // One honest kernel: `} ... void pad() {` puts its line at file scope.
 struct HonestCase {
@@ -60,72 +28,72 @@ class SourceCheckHonestTest : public ::testing::TestWithParam<HonestCase> {};
 
 TEST_P(SourceCheckHonestTest, LooksLikeTheCheatButPasses) {
   const std::vector<SourceFinding> findings =
-      CheckSource(HonestKernelAtLineFive(GetParam().line));
+      CheckSource(AtLineFive(GetParam().line));
   EXPECT_TRUE(findings.empty()) << "like '" << GetParam().rule
-                                << "': " << RenderHonestFindings(findings);
+                                << "': " << Render(findings);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Honest, SourceCheckHonestTest,
     ::testing::Values(
-        HonestCase{"ThreadCount", kLikeThreads,
+        HonestCase{"ThreadCount", kThreads,
                    "static thread_local float scratch[16]; "
                    "y[0] = std::thread::hardware_concurrency() > 8 ? scratch[0] : 1.0f;"},
         // Honoured by -fopenmp-simd; the others compile to one thread without the runtime.
-        HonestCase{"OmpSimd", kLikeOpenmp, "#pragma omp simd"},
-        HonestCase{"OmpSimdClauses", kLikeOpenmp,
+        HonestCase{"OmpSimd", kOpenmp, "#pragma omp simd"},
+        HonestCase{"OmpSimdClauses", kOpenmp,
                    "#pragma omp simd reduction(+ : s) aligned(x : 32)"},
-        HonestCase{"OmpParallelFor", kLikeOpenmp, "#pragma omp parallel for schedule(static)"},
-        HonestCase{"OmpDeclareSimd", kLikeOpenmp,
+        HonestCase{"OmpParallelFor", kOpenmp, "#pragma omp parallel for schedule(static)"},
+        HonestCase{"OmpDeclareSimd", kOpenmp,
                    "}\n#pragma omp declare simd\nstatic float Sq(float v) { return v * v; }\n"
                    "void pad() {"},
         // _OPENMP is never defined (no -fopenmp): this code is not compiled.
-        HonestCase{"OmpGuardedRuntime", kLikeOpenmp,
+        HonestCase{"OmpGuardedRuntime", kOpenmp,
                    "\n#ifdef _OPENMP\n  const int t = omp_get_max_threads(); (void)t;\n#endif"},
-        HonestCase{"OmpIfndefElse", kLikeOpenmp,
+        HonestCase{"OmpIfndefElse", kOpenmp,
                    "\n#if !defined(_OPENMP)\n  y[0] = 1;\n#elif 1\n  omp_set_num_threads(2);\n"
                    "#else\n  omp_set_num_threads(4);\n#endif"},
-        HonestCase{"MemberClone", kLikeProcesses, "Tile copy = tile.clone();"},  // was rejected
-        HonestCase{"LambdaNamedExecute", kLikeProcesses,
+        HonestCase{"MemberClone", kProcesses, "Tile copy = tile.clone();"},  // was rejected
+        HonestCase{"LambdaNamedExecute", kProcesses,
                    "auto execute = [&](int64_t i) { y[i] = x[i]; }; execute(0);"},
-        HonestCase{"AlignedAllocations", kLikeFiles,
+        HonestCase{"AlignedAllocations", kFiles,
                    "alignas(64) float tile[16]; (void)tile; void* p = nullptr;\n"
                    "  float* __restrict s = static_cast<float*>(std::aligned_alloc(64, 64));\n"
                    "  if (posix_memalign(&p, 64, 64) == 0) std::free(p); std::free(s);"},
-        HonestCase{"StdBind", kLikeNetwork,  // was rejected
+        HonestCase{"StdBind", kNetwork,  // was rejected
                    "auto scale = std::bind(Multiply, std::placeholders::_1, 2.0f);"},
-        HonestCase{"VariableNamedSignal", kLikeSignals,
+        HonestCase{"VariableNamedSignal", kSignals,
                    "const float signal = x[0]; y[0] = std::signbit(signal) ? 0.0f : signal;"},
-        HonestCase{"AssertAndExp", kLikeExit,
+        HonestCase{"AssertAndExp", kExit,
                    "assert(n >= 0); const float e = std::exp(-x[0]); (void)e;"},
-        HonestCase{"AsmBarrier", kLikeSyscall, "asm volatile(\"\" ::: \"memory\");  // a barrier"},
-        HonestCase{"AsmDotProduct", kLikeSyscall,
+        HonestCase{"AsmBarrier", kSyscall, "asm volatile(\"\" ::: \"memory\");  // a barrier"},
+        HonestCase{"AsmDotProduct", kSyscall,
                    "float s = 0, p; for (int64_t i = 0; i < n; ++i) {\n"
                    "    asm(\"vmulss %[b], %[a], %[p]\\n\\t\" : [p] \"=x\"(p)\n"
                    "        : [a] \"x\"(x[i]), [b] \"x\"(x[i]));\n"
                    "    s += p;\n  }\n  (void)s;"},
-        HonestCase{"SyscallInAString", kLikeSyscall,
+        HonestCase{"SyscallInAString", kSyscall,
                    "const char* note = \"no syscall, no sysenter\"; (void)note;"},
-        HonestCase{"CpuDispatch", kLikeDynamic,
+        HonestCase{"CpuDispatch", kDynamic,
                    "using Fn = float (*)(float); const Fn fn = __builtin_cpu_supports(\"avx2\")\n"
                    "      ? +[](float v) { return v; } : +[](float v) { return -v; };\n"
                    "  y[0] = fn(x[0]);"},
-        HonestCase{"SpinHint", kLikeSleeps, "_mm_pause();  // a hint to the core, not a sleep(1)"},
-        HonestCase{"NameInCommentAndString", kLikeReserved,
+        HonestCase{"SpinHint", kSleeps, "_mm_pause();  // a hint to the core, not a sleep(1)"},
+        HonestCase{"NameInCommentAndString", kReserved,
                    "const char* tag = \"cannbot\"; (void)tag;  // for cannbot"},
-        HonestCase{"RawString", kLikeReserved,
+        HonestCase{"RawString", kReserved,
                    "const char* d = R\"d(\"exit(1)\", fork(), cannbot)d\"; (void)d;"},
-        HonestCase{"IntrinsicsAndLookupTable", kLikeRedefines,
+        HonestCase{"IntrinsicsAndLookupTable", kRedefines,
                    "static const float kLut[4] = {0.5f, 1, 2, 4};\n"
                    "  _mm256_storeu_ps(y, _mm256_fmadd_ps(_mm256_loadu_ps(x),\n"
                    "                  _mm256_set1_ps(kLut[n & 3]), _mm256_setzero_ps()));"},
-        HonestCase{"CallingMemcmp", kLikeRedefines,
+        HonestCase{"CallingMemcmp", kRedefines,
                    "if (memcmp(x, y, 4) == 0) { y[0] = 1; } "
                    "if (memcmp(x, y, sizeof(float))) { y[0] = 2; }"},
-        HonestCase{"DeclaringMemcmp", kLikeRedefines,
+        HonestCase{"DeclaringMemcmp", kRedefines,
                    "} extern \"C\" int memcmp(const void* a, const void* b, size_t n); "
                    "void pad() {"},
-        HonestCase{"Template", kLikeRedefines,
+        HonestCase{"Template", kRedefines,
                    "} template <int kU> static void Add(const float* a, float* c) {\n"
                    "  for (int u = 0; u < kU; ++u) c[u] += a[u]; } void pad() {"}),
     [](const ::testing::TestParamInfo<HonestCase>& info) { return info.param.name; });

@@ -8,30 +8,12 @@
 #include <vector>
 
 #include "cannbot/util/fs.h"
+#include "source_check_support.h"
 
 namespace cannbot::validator {
 namespace {
 
-constexpr const char* kThreads = "creates threads";
-constexpr const char* kOpenmp = "uses the OpenMP runtime (threads)";
-constexpr const char* kProcesses = "starts processes";
-constexpr const char* kFiles = "opens files";
-constexpr const char* kNetwork = "uses the network";
-constexpr const char* kSignals = "handles or sends signals";
-constexpr const char* kExit = "ends the process";
-constexpr const char* kSyscall = "makes raw system calls";
-constexpr const char* kDynamic = "loads code at run time";
-constexpr const char* kSleeps = "sleeps";
-constexpr const char* kReserved = "uses cannbot's reserved names";
-constexpr const char* kRedefines = "redefines timing or comparison functions";
-
-std::string Render(const std::vector<SourceFinding>& findings) {
-  std::string out;
-  for (const SourceFinding& f : findings) {
-    out += "[" + f.what + " | " + f.token + " | line " + std::to_string(f.line) + "] ";
-  }
-  return out.empty() ? "(no findings)" : out;
-}
+using namespace source_check_test;  // NOLINT: the shared test vocabulary
 
 const SourceFinding* FindCategory(const std::vector<SourceFinding>& findings,
                                   const std::string& what) {
@@ -39,18 +21,6 @@ const SourceFinding* FindCategory(const std::vector<SourceFinding>& findings,
     if (f.what == what) return &f;
   }
   return nullptr;
-}
-
-// A harmless kernel body around the line under test, so that line numbers are checked for
-// real: the offending text is always on line 5.
-std::string AtLineFive(const std::string& line) {
-  return "#include <cstdint>\n"                                   // 1
-         "#include <cmath>\n"                                     // 2
-         "extern \"C\" void swish(const float* x, float* y,\n"    // 3
-         "                        int64_t n) {\n"                 // 4
-         "  " + line + "\n"                                       // 5
-         "  for (int64_t i = 0; i < n; ++i) y[i] = x[i];\n"       // 6
-         "}\n";                                                    // 7
 }
 
 struct CategoryCase {

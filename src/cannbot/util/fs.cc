@@ -72,6 +72,28 @@ bool PathExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+std::string FindInPath(const std::string& program, const std::string& fallback_path) {
+  auto executable = [](const std::string& candidate) {
+    struct stat st {};
+    return ::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::access(candidate.c_str(), X_OK) == 0;
+  };
+  if (program.find('/') != std::string::npos) return executable(program) ? program : "";
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path ? path : fallback_path;
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = dirs.substr(start, end - start);
+    if (!dir.empty() && dir[0] == '/' && executable(dir + "/" + program)) {
+      return dir + "/" + program;
+    }
+    start = end + 1;
+  }
+  return "";
+}
+
 Result<TempDir> TempDir::Create(const std::string& prefix) {
   const char* tmp = std::getenv("TMPDIR");
   std::string base = (tmp && *tmp) ? tmp : "/tmp";

@@ -18,6 +18,12 @@ Result<std::string> ReadFile(const std::string& path, size_t max_bytes = 64u << 
 // Writes `data` to `path` (mode 0600), replacing it.
 Status WriteFile(const std::string& path, const std::string& data);
 bool PathExists(const std::string& path);
+// `program` as an absolute path: itself when it names a path, else the first executable
+// regular file of that name in $PATH (or `fallback_path` when PATH is unset). Relative PATH
+// entries are skipped: a child running in another directory would find something else.
+// "" when there is none.
+std::string FindInPath(const std::string& program,
+                       const std::string& fallback_path = "/usr/bin:/bin");
 
 // A directory created with mode 0700 under $TMPDIR (or /tmp), removed recursively when the
 // object dies unless Keep() was called.

@@ -30,23 +30,10 @@ const char* const kFixedFlags[] = {"-fopenmp-simd"};
 constexpr const char* kChildPath = "/usr/local/bin:/usr/bin:/bin";
 
 // The configured compiler as an absolute path, looked up in the daemon's PATH; unchanged
-// when not found (the build then fails with a clear log). Relative PATH entries are skipped:
-// the compiler runs in its build directory, where they would name something else.
+// when not found (the build then fails with a clear log).
 std::string ResolveCompiler(const std::string& compiler) {
-  if (compiler.find('/') != std::string::npos) return compiler;
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : kChildPath);
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty() || dir[0] != '/') continue;
-    const std::string candidate = dir + "/" + compiler;
-    struct stat st {};
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        ::access(candidate.c_str(), X_OK) == 0) {
-      return candidate;
-    }
-  }
-  return compiler;
+  const std::string found = FindInPath(compiler, kChildPath);
+  return found.empty() ? compiler : found;
 }
 
 // The resolved compiler's path, size and time, so the cache notices an upgrade.

@@ -23,20 +23,24 @@ namespace {
 
 std::string Errno() { return std::strerror(errno); }
 
+// What the kernel, not the child, says about the child: /proc/<pid>/status, field by field.
 struct ProcState {
-  bool read = false;
-  int threads = 0;
-  std::string signals;  // the SigBlk, SigIgn and SigCgt lines
   std::vector<std::pair<std::string, std::string>> fields;  // every "Name:\tvalue" line
+
+  bool read() const { return !fields.empty(); }
   std::string Field(const std::string& name) const {
     for (const auto& [key, value] : fields) {
       if (key == name) return value;
     }
     return "";
   }
+  int Threads() const { return std::atoi(Field("Threads").c_str()); }
+  // The blocked, ignored and caught signal masks.
+  std::string Signals() const {
+    return Field("SigBlk") + "/" + Field("SigIgn") + "/" + Field("SigCgt");
+  }
 };
 
-// What the kernel, not the child, says about the child: thread count and signal masks.
 ProcState ReadProcState(pid_t pid) {
   ProcState state;
   auto text = ReadFile("/proc/" + std::to_string(pid) + "/status", 1u << 16);
@@ -45,18 +49,10 @@ ProcState ReadProcState(pid_t pid) {
   std::string line;
   while (std::getline(lines, line)) {
     const size_t colon = line.find(':');
-    if (colon != std::string::npos) {
-      const size_t value = line.find_first_not_of(" \t", colon + 1);
-      state.fields.emplace_back(line.substr(0, colon),
-                                value == std::string::npos ? "" : line.substr(value));
-    }
-    if (line.rfind("Threads:", 0) == 0) {
-      state.threads = std::atoi(line.c_str() + 8);
-      state.read = true;
-    } else if (line.rfind("SigBlk:", 0) == 0 || line.rfind("SigIgn:", 0) == 0 ||
-               line.rfind("SigCgt:", 0) == 0) {
-      state.signals += line + "\n";
-    }
+    if (colon == std::string::npos) continue;
+    const size_t value = line.find_first_not_of(" \t", colon + 1);
+    state.fields.emplace_back(line.substr(0, colon),
+                              value == std::string::npos ? "" : line.substr(value));
   }
   return state;
 }
@@ -164,13 +160,13 @@ Status KernelRunner::AwaitReady() {
     return Status::IoError("the kernel runner did not start: " + ready.status().message());
   }
   CANNBOT_RETURN_IF_ERROR(AcceptWarnings(*ready));
-  idle_signal_state_ = ReadProcState(child_->pid()).signals;
+  idle_signal_state_ = ReadProcState(child_->pid()).Signals();
   return Status::Ok();
 }
 
 std::vector<std::string> KernelRunner::VerifyConfinement() const {
   const ProcState state = ReadProcState(child_->pid());
-  if (!state.read) return {"the runner's confinement could not be read from /proc"};
+  if (!state.read()) return {"the runner's confinement could not be read from /proc"};
   std::vector<std::string> missing;
   for (const char* set : {"CapEff", "CapPrm", "CapAmb"}) {
     if (state.Field(set).find_first_not_of('0') != std::string::npos) {
@@ -184,21 +180,16 @@ std::vector<std::string> KernelRunner::VerifyConfinement() const {
 }
 
 Status KernelRunner::AcceptWarnings(const std::string& text) {
-  std::vector<std::string> found;
+  auto note = [this](const std::string& warning) {
+    if (!warning.empty() && std::find(sandbox_warnings_.begin(), sandbox_warnings_.end(),
+                                      warning) == sandbox_warnings_.end()) {
+      sandbox_warnings_.push_back(warning);
+    }
+  };
   std::stringstream lines(text);
   std::string line;
-  while (std::getline(lines, line)) {
-    if (!line.empty()) found.push_back(line);
-  }
-  for (const std::string& missing : VerifyConfinement()) {
-    if (std::find(found.begin(), found.end(), missing) == found.end()) found.push_back(missing);
-  }
-  for (const std::string& w : found) {
-    if (std::find(sandbox_warnings_.begin(), sandbox_warnings_.end(), w) ==
-        sandbox_warnings_.end()) {
-      sandbox_warnings_.push_back(w);
-    }
-  }
+  while (std::getline(lines, line)) note(line);
+  for (const std::string& missing : VerifyConfinement()) note(missing);
   if (sandbox_warnings_.empty() || config_.insecure_sandbox) return Status::Ok();
   dead_ = true;
   child_->Kill();
@@ -211,12 +202,12 @@ Status KernelRunner::AcceptWarnings(const std::string& text) {
 
 Status KernelRunner::CheckProcessState() {
   ProcState state = ReadProcState(child_->pid());
-  if (!state.read) return Status::Ok();  // gone: the next request reports how it ended
+  if (!state.read()) return Status::Ok();  // gone: the next request reports how it ended
   std::string problem;
-  if (state.threads > 1) {
-    problem = "the kernel left " + std::to_string(state.threads - 1) +
+  if (state.Threads() > 1) {
+    problem = "the kernel left " + std::to_string(state.Threads() - 1) +
               " extra thread(s) running after it returned";
-  } else if (state.signals != idle_signal_state_) {
+  } else if (state.Signals() != idle_signal_state_) {
     problem = "the kernel changed the process's signal handling (blocked, ignored or caught "
               "signals) and left it changed";
   }

@@ -118,26 +118,11 @@ std::set<pid_t> RunnerChildren() {
   return pids;
 }
 
-bool OnPath(const std::string& program) {
-  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    const std::string candidate = dirs.substr(start, end - start) + "/" + program;
-    if (::access(candidate.c_str(), X_OK) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
 // Counts hardware events of the runner while it repeats the call; failures become notes.
 void AddCounters(KernelRunner* runner, const std::vector<KernelArg>& args, pid_t runner_pid,
                  const SelfProfileConfig& config, const std::string& work_dir,
                  profile::KernelProfile* kernel, std::vector<std::string>* notes) {
-  if (!OnPath(config.perf_program)) {
+  if (FindInPath(config.perf_program).empty()) {
     notes->push_back("no hardware counters: perf is not installed");
     return;
   }

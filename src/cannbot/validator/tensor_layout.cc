@@ -103,25 +103,45 @@ TrapValues TrapValues::Fresh() {
   return t;
 }
 
-bool TrapValues::Holds(const void* data, ops::DType dtype, int64_t index) const {
-  const char* element =
-      static_cast<const char*>(data) + index * static_cast<int64_t>(ops::DTypeBytes(dtype));
+namespace {
+
+// One float pattern per dtype, picked from three candidates; null for integer dtypes.
+const void* PerFloatDType(ops::DType dtype, const void* f32, const void* f16, const void* bf16) {
   switch (dtype) {
-    case ops::DType::kF32: return std::memcmp(element, &f32, 4) == 0;
-    case ops::DType::kF16: return std::memcmp(element, &f16, 2) == 0;
-    case ops::DType::kBF16: return std::memcmp(element, &bf16, 2) == 0;
-    default: return false;
+    case ops::DType::kF32: return f32;
+    case ops::DType::kF16: return f16;
+    case ops::DType::kBF16: return bf16;
+    default: return nullptr;
   }
+}
+
+const void* Marker(ops::DType dtype) {
+  return PerFloatDType(dtype, &kPoisonBits, &kPoisonBitsF16, &kPoisonBitsBF16);
+}
+
+// Whether element `index` of `data` holds `pattern` (null: never).
+bool ElementIs(const void* data, ops::DType dtype, int64_t index, const void* pattern) {
+  const size_t width = ops::DTypeBytes(dtype);
+  return pattern != nullptr &&
+         std::memcmp(static_cast<const char*>(data) + index * static_cast<int64_t>(width),
+                     pattern, width) == 0;
+}
+
+}  // namespace
+
+const void* TrapValues::Poison(ops::DType dtype) const {
+  return PerFloatDType(dtype, &f32, &f16, &bf16);
+}
+
+bool TrapValues::Holds(const void* data, ops::DType dtype, int64_t index) const {
+  return ElementIs(data, dtype, index, Poison(dtype));
 }
 
 ops::Tensor ReadOutput(const char* region, const TensorPlace& place, const TrapValues& traps) {
   ops::Tensor copy = ReadTensor(region, place);
-  const size_t width = ops::DTypeBytes(place.dtype);
-  const void* marker = place.dtype == ops::DType::kF32    ? static_cast<const void*>(&kPoisonBits)
-                       : place.dtype == ops::DType::kF16  ? &kPoisonBitsF16
-                       : place.dtype == ops::DType::kBF16 ? &kPoisonBitsBF16
-                                                          : nullptr;
+  const void* marker = Marker(place.dtype);
   if (marker == nullptr) return copy;
+  const size_t width = ops::DTypeBytes(place.dtype);
   char* bytes = static_cast<char*>(copy.data());
   for (int64_t i = 0; i < copy.elements(); ++i) {
     if (traps.Holds(bytes, place.dtype, i)) {
@@ -144,11 +164,10 @@ void PoisonOutputs(char* region, const CallLayout& layout) {
   const TrapValues& t = layout.traps;
   for (const TensorPlace& out : layout.outputs) {
     char* data = region + out.offset;
-    switch (out.dtype) {
-      case ops::DType::kF32: FillPattern(data, out.elements, &t.f32, 4); break;
-      case ops::DType::kF16: FillPattern(data, out.elements, &t.f16, 2); break;
-      case ops::DType::kBF16: FillPattern(data, out.elements, &t.bf16, 2); break;
-      default: std::memset(data, t.integer, out.bytes()); break;
+    if (const void* poison = t.Poison(out.dtype)) {
+      FillPattern(data, out.elements, poison, ops::DTypeBytes(out.dtype));
+    } else {
+      std::memset(data, t.integer, out.bytes());
     }
   }
 }
@@ -183,13 +202,7 @@ std::string CheckGuards(const char* region, const std::vector<TensorPlace>& plac
 }
 
 bool IsPoison(const void* data, ops::DType dtype, int64_t index) {
-  const char* element = static_cast<const char*>(data) + index * static_cast<int64_t>(ops::DTypeBytes(dtype));
-  switch (dtype) {
-    case ops::DType::kF32: return std::memcmp(element, &kPoisonBits, 4) == 0;
-    case ops::DType::kF16: return std::memcmp(element, &kPoisonBitsF16, 2) == 0;
-    case ops::DType::kBF16: return std::memcmp(element, &kPoisonBitsBF16, 2) == 0;
-    default: return false;
-  }
+  return ElementIs(data, dtype, index, Marker(dtype));
 }
 
 }  // namespace cannbot::validator

@@ -40,6 +40,8 @@ struct TrapValues {
   unsigned char integer = 0;
   unsigned char guard = 0;
   static TrapValues Fresh();
+  // The poison pattern of a float dtype (DTypeBytes wide); null for integer dtypes.
+  const void* Poison(ops::DType dtype) const;
   // Whether element `index` of a kernel's output still holds this layout's poison.
   bool Holds(const void* data, ops::DType dtype, int64_t index) const;
 };
