@@ -1,4 +1,5 @@
-// `cannbot machine [--remeasure] [--json]`: the roofline figures cannbot judges kernels by.
+// `cannbot machine [--remeasure] [--json]`: the roofline figures cannbot judges kernels by,
+// and what the CPU is (model, microarchitecture, features).
 //
 // They are measured once and cached in the store; a model measured while the machine was busy
 // is too low (roofline fractions then come out above 1), so --remeasure replaces it.
@@ -44,10 +45,16 @@ int Run(const MachineFlags& flags) {
     std::printf("%s\n", out.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("machine %s\n  CPU            %s (%d logical CPUs)\n  vector unit    %s\n"
-              "  stream triad   %.1f GB/s (one core)\n  fp32 FMA peak  %.1f GFLOP/s (one core)\n",
-              model.machine_id.c_str(), model.cpu_name.c_str(), model.logical_cpus,
-              model.vector_isa.c_str(), model.stream_gbps, model.peak_gflops);
+  std::printf("machine %s\n  CPU            %s, %s (%d logical CPUs)\n"
+              "  features       %s\n  vector unit    %s\n"
+              "  read-only      %.1f GB/s (one core)\n"
+              "  copy           %.1f GB/s (one core; read + written bytes)\n"
+              "  stream triad   %.1f GB/s (one core)\n  fp32 FMA peak  %.1f GFLOP/s (one core)\n"
+              "  tuning key     %s\n",
+              model.machine_id.c_str(), model.cpu_name.c_str(), model.microarchitecture.c_str(),
+              model.logical_cpus, model.features.c_str(), model.vector_isa.c_str(),
+              model.read_gbps, model.copy_gbps, model.stream_gbps, model.peak_gflops,
+              model.cpu_key.c_str());
   if (load > model.logical_cpus - 0.5) {
     std::printf("\nnote: the load average is %.1f on %d CPUs: figures measured now would be "
                 "low; remeasure on a quiet machine.\n", load, model.logical_cpus);

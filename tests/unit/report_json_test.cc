@@ -147,8 +147,17 @@ class Gen {
     if (v.layer != Layer::kCompile || Coin()) v.numeric = Numeric();
     if (accepted || v.layer == Layer::kPerf || Below(4) == 0) v.perf = Perf();
     if (Coin()) {
-      v.machine = validator::MachineModel{Text(), Text(), Below(64) + 1, Text(),
-                                          1 + std::fabs(Number()), 1 + std::fabs(Number())};
+      v.machine = validator::MachineModel{.machine_id = Text(),
+                                          .cpu_key = Text(),
+                                          .cpu_name = Text(),
+                                          .microarchitecture = Text(),
+                                          .features = Text(),
+                                          .logical_cpus = Below(64) + 1,
+                                          .vector_isa = Text(),
+                                          .stream_gbps = 1 + std::fabs(Number()),
+                                          .read_gbps = 1 + std::fabs(Number()),
+                                          .copy_gbps = 1 + std::fabs(Number()),
+                                          .peak_gflops = 1 + std::fabs(Number())};
     }
     v.seconds = Number();
     return v;
@@ -281,7 +290,7 @@ void ExpectSameVerdict(const validator::Verdict& a, const validator::Verdict& b)
   }
   ASSERT_EQ(a.machine.has_value(), b.machine.has_value());
   if (a.machine) {
-    EXPECT_EQ(a.machine->stream_gbps, b.machine->stream_gbps);
+    EXPECT_EQ(a.machine->ToJson(), b.machine->ToJson());
   }
   EXPECT_EQ(a.RenderText(), b.RenderText());
 }
@@ -373,7 +382,17 @@ OptimizeReport Sample() {
   r.attempts[2].verdict->numeric = gen.Numeric();
   r.attempts[2].verdict->numeric->cases.resize(1);
   r.attempts[2].verdict->numeric->cases[0].comparison.first_bad.reset();
-  r.attempts[2].verdict->machine = validator::MachineModel{"id", "cpu", 2, "avx2+fma", 20, 100};
+  r.attempts[2].verdict->machine = validator::MachineModel{.machine_id = "id",
+                                                           .cpu_key = "cpu key",
+                                                           .cpu_name = "cpu",
+                                                           .microarchitecture = "",
+                                                           .features = "avx2 fma",
+                                                           .logical_cpus = 2,
+                                                           .vector_isa = "avx2+fma",
+                                                           .stream_gbps = 20,
+                                                           .read_gbps = 25,
+                                                           .copy_gbps = 18,
+                                                           .peak_gflops = 100};
   r.best = 2;
   return r;
 }

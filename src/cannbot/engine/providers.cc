@@ -6,13 +6,15 @@
 namespace cannbot::engine {
 namespace {
 
-// What an offline search result is valid for: the target, the op and its perf shape, this
-// machine (for targets timed here) and the compiler.
+// What an offline search result is valid for: the target, the op and its perf shape, the
+// machine model (CPU model, features and count, for targets timed here: a store shared by
+// different machines gives each its own winners, identical machines share them) and the
+// compiler.
 std::string TuningKey(const ops::OpSpec& op, const target::Target& target,
                       validator::Validator& validator) {
   // Timings on this CPU depend on the machine; a target timed elsewhere (a cost model) does not,
   // and needs no roofline measured here.
-  const std::string machine = target.RunsOnThisCpu() ? validator.Machine().machine_id : "-";
+  const std::string machine = target.RunsOnThisCpu() ? validator.Machine().cpu_key : "-";
   std::string key = std::string(target.name()) + "|" + op.name + "|" +
                     op.PerfShape().Describe() + "|" + machine + "|" +
                     validator.config().compiler.compiler;

@@ -155,12 +155,24 @@ std::string OpSpec::ReferenceAsKernel() const {
 }
 
 double OpSpec::Bytes(const Shape& shape) const {
-  if (this->bytes) return this->bytes(shape);
-  double bytes = 0;
+  return TrafficOf(shape).total();
+}
+
+Traffic OpSpec::TrafficOf(const Shape& shape) const {
+  Traffic traffic;
   for (const Param& p : params) {
-    if (p.IsTensor()) bytes += static_cast<double>(p.elements(shape)) * DTypeBytes(p.dtype);
+    if (!p.IsTensor()) continue;
+    const double b = static_cast<double>(p.elements(shape)) * DTypeBytes(p.dtype);
+    (p.kind == ParamKind::kInput ? traffic.read : traffic.written) += b;
   }
-  return bytes;
+  if (this->bytes) {
+    const double given = this->bytes(shape);
+    const double tensors = traffic.total();
+    const double write_share = tensors > 0 ? traffic.written / tensors : 0;
+    traffic.written = given * write_share;
+    traffic.read = given - traffic.written;
+  }
+  return traffic;
 }
 
 const Shape& OpSpec::PerfShape() const {

@@ -120,6 +120,15 @@ enum class ReferenceKind {
 };
 const char* ReferenceKindName(ReferenceKind kind);  // "built-in", "source", "baseline"
 
+// Compulsory memory traffic of one call, split by direction: reads and writes cost different
+// amounts of bandwidth (a write also pays a read-for-ownership unless it streams), so the
+// roofline of an op depends on its mix (machine_model.h).
+struct Traffic {
+  double read = 0;     // bytes
+  double written = 0;  // bytes
+  double total() const { return read + written; }
+};
+
 // Pointers to the tensors of one call, in the order of the op's params.
 struct TensorArgs {
   std::vector<const float*> inputs;
@@ -178,6 +187,9 @@ struct OpSpec {
   Tolerance ToleranceFor(const Shape& shape, DType dtype) const;
   // Compulsory memory traffic of one call: every input read once, every output written once.
   double Bytes(const Shape& shape) const;
+  // The same traffic split into reads and writes (a spec's `bytes` expression keeps the
+  // tensors' read/write proportions).
+  Traffic TrafficOf(const Shape& shape) const;
   const Shape& PerfShape() const;
   const Distribution& InputDistribution(const std::string& shape_label,
                                         const std::string& input) const;

@@ -35,16 +35,18 @@ class Cpu : public Target {
     const validator::MachineModel& machine = facts.machine();
     std::string flags;
     for (const std::string& f : facts.compiler->flags) flags += " " + f;
-    char text[512];
+    char text[1024];
     std::snprintf(text, sizeof(text),
-                  "- CPU: %s (%d logical CPUs; the kernel runs single-threaded on one)\n"
-                  "- widest vector unit: %s\n"
-                  "- measured single-core roofline: %.1f GB/s streaming bandwidth, %.0f GFLOP/s "
-                  "fp32 FMA peak\n"
+                  "- CPU: %s, %s (%d logical CPUs; the kernel runs single-threaded on one)\n"
+                  "- instruction-set features: %s; widest FMA unit: %s\n"
+                  "- measured single-core roofline: %.1f GB/s read-only, %.1f GB/s copy, "
+                  "%.1f GB/s triad (non-temporal stores count when faster), %.0f GFLOP/s fp32 "
+                  "FMA peak\n"
                   "- compiled as: %s%s\n",
-                  machine.cpu_name.c_str(), machine.logical_cpus, machine.vector_isa.c_str(),
-                  machine.stream_gbps, machine.peak_gflops, facts.compiler->compiler.c_str(),
-                  flags.c_str());
+                  machine.cpu_name.c_str(), machine.microarchitecture.c_str(),
+                  machine.logical_cpus, machine.features.c_str(), machine.vector_isa.c_str(),
+                  machine.read_gbps, machine.copy_gbps, machine.stream_gbps,
+                  machine.peak_gflops, facts.compiler->compiler.c_str(), flags.c_str());
     return text;
   }
 

@@ -195,7 +195,7 @@ KernelTiming Gate::Summarise(const std::vector<double>& per_call) const {
   if (t.median_seconds > 0) {
     t.gbps = op_.Bytes(shape_) / t.median_seconds / 1e9;
     t.gflops = op_.flops(shape_) / t.median_seconds / 1e9;
-    t.roofline_fraction = machine_.BoundSeconds(op_.flops(shape_), op_.Bytes(shape_)) /
+    t.roofline_fraction = machine_.BoundSeconds(op_.flops(shape_), op_.TrafficOf(shape_)) /
                           t.median_seconds;
   }
   return t;

@@ -174,7 +174,8 @@ void AddCounters(KernelRunner* runner, const std::vector<KernelArg>& args, pid_t
 
 void AddRoofline(const ops::OpSpec& op, const ops::Shape& shape, const MachineModel& machine,
                  const Timing& t, profile::KernelProfile* k) {
-  const double bytes = op.Bytes(shape);
+  const ops::Traffic traffic = op.TrafficOf(shape);
+  const double bytes = traffic.total();
   const double flops = op.flops(shape);
   const double gbps = bytes / t.median / 1e9;
   const double gflops = flops / t.median / 1e9;
@@ -188,11 +189,13 @@ void AddRoofline(const ops::OpSpec& op, const ops::Shape& shape, const MachineMo
     k->metrics[m::kPeakGflops] = {machine.peak_gflops, "GFLOP/s"};
     k->metrics[m::kComputeUtilization] = {gflops / machine.peak_gflops, "ratio"};
   }
-  if (machine.stream_gbps > 0) {
-    k->metrics[m::kPeakMemoryBandwidth] = {machine.stream_gbps, "GB/s"};
-    k->metrics[m::kMemoryUtilization] = {gbps / machine.stream_gbps, "ratio"};
+  // The bandwidth this op's mix of reads and writes can reach, not one pattern's.
+  const double peak_gbps = machine.PatternGbps(traffic);
+  if (peak_gbps > 0) {
+    k->metrics[m::kPeakMemoryBandwidth] = {peak_gbps, "GB/s"};
+    k->metrics[m::kMemoryUtilization] = {gbps / peak_gbps, "ratio"};
   }
-  const double bound = machine.BoundSeconds(flops, bytes);
+  const double bound = machine.BoundSeconds(flops, traffic);
   if (bound > 0) k->metrics[m::kRooflineFraction] = {bound / t.median, "ratio"};
 }
 
@@ -247,9 +250,11 @@ Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& 
   char note[256];
   std::snprintf(note, sizeof(note),
                 "duration is the median of %d batches (%d calls) on the perf shape %s, checked "
-                "against the reference once; roofline: %.1f GB/s, %.0f GFLOP/s (%s)",
-                timing.batches, timing.calls, shape.Describe().c_str(), machine.stream_gbps,
-                machine.peak_gflops, machine.vector_isa.c_str());
+                "against the reference once; roofline: %.1f GB/s for this op's reads and "
+                "writes, %.0f GFLOP/s (%s)",
+                timing.batches, timing.calls, shape.Describe().c_str(),
+                machine.PatternGbps(op.TrafficOf(shape)), machine.peak_gflops,
+                machine.vector_isa.c_str());
   result.notes.push_back(note);
   if (config.hardware_counters) {
     AddCounters(runner.get(), args, after.size() == 1 ? *after.begin() : -1, config,

@@ -70,7 +70,8 @@ std::string Verdict::RenderText() const {
   } else if (perf && perf->rounds > 0) {
     out << "\n  perf shape " << perf->shape << ", " << perf->rounds << " rounds";
     if (machine) {
-      out << Format("; roofline: %.1f GB/s, %.0f GFLOP/s (%s)", machine->stream_gbps,
+      out << Format("; roofline: read %.1f, copy %.1f, triad %.1f GB/s, %.0f GFLOP/s (%s)",
+                    machine->read_gbps, machine->copy_gbps, machine->stream_gbps,
                     machine->peak_gflops, machine->vector_isa.c_str());
     }
     out << "\n" << Format("  %-10s %12s %9s %9s %9s\n", "kernel", "time/call", "GB/s",
