@@ -8,7 +8,8 @@
 //  * Sign-split formulation that saturates by construction: with t = exp(-|x|) in (0,1],
 //      x >= 0:  y = x     / (1 + t)
 //      x <  0:  y = x * t / (1 + t)
-//    exp is only evaluated for arguments <= 0, so it never overflows. When |x| > 87 the
+//    exp is only evaluated for arguments <= -2^-40, so it never overflows and no step of it
+//    underflows (no subnormal numbers: each costs Intel cores a microcode assist). When |x| > 87 the
 //    (clamped) exp would be wrong, so t is forced to exactly 0 there: y becomes x for big
 //    positive x and -0 for big negative x (a clamped exp would give swish(-3e38) ~ -0.88).
 //  * Exact division (vdivps) rather than a reciprocal estimate: at 16 lanes it is not the
@@ -32,6 +33,10 @@ constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kLn2Hi = 0.693359375f;    // exactly representable, n*kLn2Hi is exact
 constexpr float kLn2Lo = -2.12194440e-4f;  // ln2 - kLn2Hi
 constexpr float kMaxAbs = 87.0f;  // exp(-87) ~ 1.6e-38 is still a normal float
+// The exp argument is at least this far from 0: for smaller |x| the polynomial's r*r would
+// underflow (a subnormal or flushed result costs Intel cores a microcode assist per element),
+// and exp(-2^-40) is 1 in fp32 anyway.
+constexpr float kMinAbs = 9.094947e-13f;  // 2^-40
 // Cephes expf polynomial: exp(r) ~ 1 + r + r^2 * (P0 r^5 + P1 r^4 + ... + P5), |r| <= ln2/2.
 constexpr float kP0 = 1.9875691500e-4f, kP1 = 1.3981999507e-3f, kP2 = 8.3334519073e-3f;
 constexpr float kP3 = 4.1665795894e-2f, kP4 = 1.6666665459e-1f, kP5 = 5.0000001201e-1f;
@@ -51,8 +56,8 @@ inline float FromBits(uint32_t u) {
 // Scalar version of exactly the same math (used for the portable build and AVX2 tails).
 inline float SwishScalar(float x) {
   const float ax = std::fabs(x);
-  // min(|x|, kMaxAbs) as an integer min: non-negative floats order like their bits.
-  const float a = -FromBits(std::min(Bits(ax), Bits(kMaxAbs)));
+  // clamp(|x|, kMinAbs, kMaxAbs) as integer min/max: non-negative floats order like their bits.
+  const float a = -FromBits(std::max(std::min(Bits(ax), Bits(kMaxAbs)), Bits(kMinAbs)));
   // a <= 0, so truncating (a*log2e - 0.5) toward zero rounds to nearest; unlike
   // nearbyint this is a plain cvttss2si and lets the compiler vectorise the loop.
   const int32_t ni = static_cast<int32_t>(a * kLog2e - 0.5f);
@@ -80,7 +85,9 @@ inline float SwishScalar(float x) {
 
 inline __m512 Swish16(__m512 x) {
   const __m512 ax = _mm512_abs_ps(x);
-  const __m512 a = _mm512_sub_ps(_mm512_setzero_ps(), _mm512_min_ps(ax, _mm512_set1_ps(kMaxAbs)));
+  const __m512 a = _mm512_sub_ps(
+      _mm512_setzero_ps(),
+      _mm512_max_ps(_mm512_min_ps(ax, _mm512_set1_ps(kMaxAbs)), _mm512_set1_ps(kMinAbs)));
   const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(a, _mm512_set1_ps(kLog2e)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Hi), a);
@@ -103,7 +110,8 @@ inline __m512 Swish16(__m512 x) {
 inline __m256 Swish8(__m256 x) {
   const __m256 sign = _mm256_set1_ps(-0.0f);
   const __m256 ax = _mm256_andnot_ps(sign, x);
-  const __m256 a = _mm256_xor_ps(sign, _mm256_min_ps(ax, _mm256_set1_ps(kMaxAbs)));
+  const __m256 a = _mm256_xor_ps(
+      sign, _mm256_max_ps(_mm256_min_ps(ax, _mm256_set1_ps(kMaxAbs)), _mm256_set1_ps(kMinAbs)));
   const __m256 n = _mm256_round_ps(_mm256_mul_ps(a, _mm256_set1_ps(kLog2e)),
                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(kLn2Hi), a);

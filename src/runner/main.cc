@@ -128,22 +128,25 @@ constexpr uint32_t kDefaultMxcsr = 0x1F80;
 constexpr uint16_t kDefaultX87Control = 0x037F;
 constexpr uint32_t kMxcsrStatusFlags = 0x3F;  // sticky exception flags: not control state
 
-void ResetFloatingPointControl() {
-  _mm_setcsr(kDefaultMxcsr);
+constexpr uint32_t kFlushDenormals = 0x8040;  // flush-to-zero | denormals-are-zero
+
+// Sets the control state a call starts from and clears the exception flags.
+void ResetFloatingPointControl(uint32_t mxcsr) {
+  _mm_setcsr(mxcsr);
   uint16_t control = kDefaultX87Control;
   asm volatile("fldcw %0" : : "m"(control));
 }
 
-// "" when the control state is the default, else what changed, e.g. "MXCSR 0x1f80 -> 0x9fc0
-// (flush-to-zero, denormals-are-zero)".
-std::string FloatingPointControlChange() {
+// "" when the control state is still `expected`, else what changed, e.g. "MXCSR 0x1f80 ->
+// 0x9fc0 (flush-to-zero, denormals-are-zero)".
+std::string FloatingPointControlChange(uint32_t expected) {
   const uint32_t mxcsr = _mm_getcsr() & ~kMxcsrStatusFlags;
   uint16_t control = 0;
   asm volatile("fnstcw %0" : "=m"(control));
-  if (mxcsr == kDefaultMxcsr && control == kDefaultX87Control) return "";
+  if (mxcsr == expected && control == kDefaultX87Control) return "";
   char text[160];
   std::snprintf(text, sizeof(text), "MXCSR 0x%04x -> 0x%04x%s%s%s, x87 control 0x%04x -> 0x%04x",
-                kDefaultMxcsr, mxcsr, (mxcsr & 0x8000) ? " flush-to-zero" : "",
+                expected, mxcsr, (mxcsr & 0x8000) ? " flush-to-zero" : "",
                 (mxcsr & 0x40) ? " denormals-are-zero" : "",
                 (mxcsr & 0x6000) != 0 ? " rounding-mode" : "", kDefaultX87Control, control);
   return text;
@@ -303,16 +306,22 @@ class Server {
       }
       pointers[i] = &storage[i];
     }
+    const uint32_t mxcsr = (request.flags & proto::kCallFlushDenormals) != 0
+                               ? kDefaultMxcsr | kFlushDenormals
+                               : kDefaultMxcsr;
     timespec start{}, end{};
     std::string fp_change;
+    uint32_t exceptions = 0;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (uint32_t r = 0; r < request.repetitions && fp_change.empty(); ++r) {
       void** set = pointers.data() + (r % request.set_count) * request.arg_count;
-      ResetFloatingPointControl();
+      ResetFloatingPointControl(mxcsr);
       ffi_call(&kernel.cif, FFI_FN(kernel.entry), nullptr, set);
-      fp_change = FloatingPointControlChange();
+      exceptions |= _mm_getcsr() & kMxcsrStatusFlags;
+      fp_change = FloatingPointControlChange(mxcsr);
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
+    ResetFloatingPointControl(kDefaultMxcsr);
     if (ReportViolation()) return;
     if (!fp_change.empty()) {
       // Its own results are judged under the state it chose; leaving it changed would
@@ -322,7 +331,8 @@ class Server {
       std::_Exit(proto::kForbiddenSyscallExit);
     }
     proto::CallReply reply{static_cast<uint64_t>((end.tv_sec - start.tv_sec) * 1000000000LL +
-                                                 (end.tv_nsec - start.tv_nsec))};
+                                                 (end.tv_nsec - start.tv_nsec)),
+                           exceptions, 0};
     Reply(proto::Type::kOk, &reply, sizeof(reply));
   }
 

@@ -56,6 +56,13 @@ TEST_P(ExampleTest, OptimizedBeatsNaive) {
   EXPECT_GE(v.perf->speedup_ci.low, 1.05);
   ASSERT_TRUE(v.numeric.has_value());
   EXPECT_GE(v.numeric->cases.size(), 3u);
+  // On the op's edge values too: no subnormal numbers (a trap on Intel cores) and still a
+  // clear win over naive.
+  const EdgeCheck& edges = v.perf->edges;
+  EXPECT_FALSE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
+  if (edges.ran) {
+    EXPECT_GE(edges.baseline.edge_seconds / edges.candidate.edge_seconds, 2.0) << v.RenderText();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, ExampleTest,

@@ -124,6 +124,18 @@ class Gen {
     p.channel_overhead_seconds = Number();
     p.baseline = Timing();
     p.candidate = Timing();
+    if (Coin()) {
+      p.edges.ran = true;
+      p.edges.inputs = Text();
+      p.edges.inputs_subnormal = Coin();
+      for (validator::EdgeTiming* t : {&p.edges.baseline, &p.edges.candidate}) {
+        *t = {Number(), Number(), Number(), static_cast<uint32_t>(Below(64)),
+              static_cast<uint32_t>(Below(64))};
+      }
+      p.edges.warning = Coin() ? "" : Text();
+    } else if (Coin()) {
+      p.edges.inputs = "the op declares no edge values";
+    }
     p.child_output = Coin() ? "" : Text();
     p.estimated = Coin();
     p.device = Coin() ? "" : Text();
@@ -287,6 +299,7 @@ void ExpectSameVerdict(const validator::Verdict& a, const validator::Verdict& b)
     EXPECT_EQ(a.perf->baseline.median_seconds, b.perf->baseline.median_seconds);
     EXPECT_EQ(a.perf->candidate.calls_per_batch, b.perf->candidate.calls_per_batch);
     EXPECT_EQ(a.perf->device, b.perf->device);
+    EXPECT_EQ(validator::EdgeCheckToJson(a.perf->edges), validator::EdgeCheckToJson(b.perf->edges));
   }
   ASSERT_EQ(a.machine.has_value(), b.machine.has_value());
   if (a.machine) {

@@ -14,8 +14,11 @@
 // tighter tolerance is needed. exp(d), d <= 0: Cody-Waite reduction, a degree-5 polynomial
 // fitted by Remez exchange for minimal relative error on |r| <= ln2/2 (<= 3 ulp overall),
 // 2^n by scalef (AVX-512) or exponent bits (AVX2, scalar; argument clamped at -87).
-// For a >= 10, c is set to exactly 0 (erfc(10) ~ 2e-45), and |x| is clamped at 16 before
-// anything else: gelu(3e38) = 3e38, gelu(-3e38) = 0, gelu(inf) = inf, a*a stays finite.
+// For a >= 8.9, c is set to exactly 0 (erfc(8.9)/2 ~ 4e-36; beyond it poly * exp(-a*a) would
+// be subnormal), and |x| is clamped at 16 before anything else: gelu(3e38) = 3e38,
+// gelu(-3e38) = 0, gelu(inf) = inf, a*a stays finite. a is computed from max(|x|, 2^-40), so
+// a*a never underflows (erfc is 1 there in fp32 either way). No operation produces a
+// subnormal number: each would cost Intel cores a microcode assist.
 // The tanh form of GELU (off by up to 4.7e-4) is not used.
 // Parameters:
 //  * NT_STORES: streaming stores for y when it is large (>= 4 MB): skips the
@@ -54,7 +57,8 @@ constexpr float kP = 0.3275911f;
 constexpr float kA1 = 0.254829592f / 2, kA2 = -0.284496736f / 2, kA3 = 1.421413741f / 2;
 constexpr float kA4 = -1.453152027f / 2, kA5 = 1.061405429f / 2;
 constexpr float kInvSqrt2 = 0.70710678118654752f;
-constexpr float kErfcZeroAt = 10.0f;  // erfc(10) ~ 2e-45: exact 0 from here on
+constexpr float kErfcZeroAt = 8.9f;  // erfc(8.9)/2 ~ 4e-36: exact 0 from here on
+constexpr float kMinAbsForA = 9.094947e-13f;  // 2^-40: a*a stays a normal float
 constexpr float kMaxAbs = 16.0f;      // |x| clamp: a = 16/sqrt2 > kErfcZeroAt
 // exp(d), d <= 0: Cody-Waite reduction; exp(r) ~ E0 + r*(E1 + ... + r*E5) on |r| <= ln2/2
 // (minimax for relative error, 7.5e-8 in exact arithmetic).
@@ -91,7 +95,8 @@ inline __m512 Gelu16(__m512 x) {
   // |x| clamped at 16 (a <= 11.3, beyond the point where c is 0): keeps inf out of a*a and
   // out of the final product for any input.
   const __m512 ax = _mm512_min_ps(_mm512_abs_ps(x), _mm512_set1_ps(kMaxAbs));
-  const __m512 a = _mm512_mul_ps(ax, _mm512_set1_ps(kInvSqrt2));
+  const __m512 a = _mm512_mul_ps(_mm512_max_ps(ax, _mm512_set1_ps(kMinAbsForA)),
+                                 _mm512_set1_ps(kInvSqrt2));
   const __m512 den = _mm512_fmadd_ps(_mm512_set1_ps(kP), a, one);
 #if RCP_NEWTON
   __m512 t = _mm512_rcp14_ps(den);
@@ -151,7 +156,8 @@ inline __m256 Gelu8(__m256 x) {
   const __m256 one = _mm256_set1_ps(1.0f);
   const __m256 ax = _mm256_min_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x),
                                   _mm256_set1_ps(kMaxAbs));
-  const __m256 a = _mm256_mul_ps(ax, _mm256_set1_ps(kInvSqrt2));
+  const __m256 a = _mm256_mul_ps(_mm256_max_ps(ax, _mm256_set1_ps(kMinAbsForA)),
+                                 _mm256_set1_ps(kInvSqrt2));
   const __m256 den = _mm256_fmadd_ps(_mm256_set1_ps(kP), a, one);
 #if RCP_NEWTON
   __m256 t = _mm256_rcp_ps(den);
@@ -166,7 +172,8 @@ inline __m256 Gelu8(__m256 x) {
   poly = _mm256_mul_ps(poly, t);
   const __m256 e = ExpNeg8(_mm256_fnmadd_ps(a, a, _mm256_setzero_ps()));
   const __m256 small = _mm256_cmp_ps(a, _mm256_set1_ps(kErfcZeroAt), _CMP_LT_OQ);
-  const __m256 hc = _mm256_and_ps(_mm256_mul_ps(poly, e), small);  // erfc(a)/2, 0 if a >= 10
+  // erfc(a)/2, 0 if a >= 8.9: poly is cleared first, so no lane computes a subnormal.
+  const __m256 hc = _mm256_mul_ps(_mm256_and_ps(poly, small), e);
   return _mm256_fnmadd_ps(ax, hc, _mm256_max_ps(x, _mm256_setzero_ps()));
 }
 
@@ -211,7 +218,7 @@ inline float PositivePart(float x) {
 // vectorise the loop.
 inline float GeluScalar(float x) {
   const float ax = FromBits(std::min(Bits(std::fabs(x)), Bits(kMaxAbs)));  // non-negative
-  const float a = ax * kInvSqrt2;
+  const float a = FromBits(std::max(Bits(ax), Bits(kMinAbsForA))) * kInvSqrt2;
   const float t = 1.0f / (1.0f + kP * a);
   const float poly = t * (kA1 + t * (kA2 + t * (kA3 + t * (kA4 + t * kA5))));
   // exp(-a*a) with the argument clamped to [-87, 0] (min of the bits of non-negatives).
@@ -223,7 +230,7 @@ inline float GeluScalar(float x) {
   const float p = kE0 + r * (kE1 + r * (kE2 + r * (kE3 + r * (kE4 + r * kE5))));
   const float e = p * FromBits(static_cast<uint32_t>(ni + 127) << 23);
   const uint32_t keep = -static_cast<uint32_t>(Bits(a) < Bits(kErfcZeroAt));
-  const float hc = FromBits(Bits(poly * e) & keep);  // erfc(a)/2, 0 for a >= 10
+  const float hc = FromBits(Bits(poly) & keep) * e;  // erfc(a)/2, 0 for a >= 8.9
   return PositivePart(x) - ax * hc;
 }
 #endif

@@ -14,7 +14,8 @@
 // rtol, and five FMAs instead of the eight of a Cephes-style 1 + r + r^2*P(r)); 2^n by
 // scalef on AVX-512 or exponent bits on AVX2/scalar, the argument clamped at -87 on both
 // (1.6e-38 instead of 0, far below the 1e-7 atol): a subnormal result would cost Intel cores
-// a microcode assist per element.
+// a microcode assist per element. For the same reason pass 3 writes 0 where e_j / s would be
+// subnormal (e_j < FLT_MIN * s) instead of computing it.
 // Parameters:
 //  * NT_STORES: pass 2 writes the exponentials to a stack scratch row (rows up to 8192
 //    floats: it stays in L1 with the x row) and pass 3 writes y once with streaming stores
@@ -47,6 +48,7 @@ constexpr int64_t kStreamMinBytes = int64_t{4} << 20;  // streaming stores from 
 constexpr int64_t kScratchFloats = 8192;               // 32 KB stack row for NT_STORES
 
 constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kFloatMin = 1.17549435e-38f;  // the smallest normal float
 constexpr float kLn2Hi = 0.693359375f;     // few mantissa bits: n*kLn2Hi is exact
 constexpr float kLn2Lo = -2.12194440e-4f;  // ln2 - kLn2Hi
 // exp(r) ~ E0 + r*(E1 + r*(E2 + r*(E3 + r*(E4 + r*E5)))) on |r| <= ln2/2 (minimax, relative).
@@ -118,25 +120,31 @@ float ExpSum(const float* x, float* e, int64_t cols, float mx) {
   return _mm512_reduce_add_ps(_mm512_add_ps(s0, s1));
 }
 
+// e * inv, or 0 where the product would be subnormal (the multiply is masked off there).
+inline __m512 Scaled16(__m512 e, __m512 inv, __m512 smallest) {
+  return _mm512_maskz_mul_ps(_mm512_cmp_ps_mask(e, smallest, _CMP_GE_OQ), e, inv);
+}
+
 template <bool kStream>
-void Scale(const float* e, float* y, int64_t cols, float inv) {
+void Scale(const float* e, float* y, int64_t cols, float inv, float smallest) {
   const __m512 vinv = _mm512_set1_ps(inv);
+  const __m512 vsmall = _mm512_set1_ps(smallest);
   int64_t j = 0;
   if constexpr (kStream) {
     j = HeadToAlignment(y, cols);
     if (j > 0) {
       const __mmask16 m = Mask16(j);
-      _mm512_mask_storeu_ps(y, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, e), vinv));
+      _mm512_mask_storeu_ps(y, m, Scaled16(_mm512_maskz_loadu_ps(m, e), vinv, vsmall));
     }
   }
   for (; j + 16 <= cols; j += 16) {
-    const __m512 v = _mm512_mul_ps(_mm512_loadu_ps(e + j), vinv);
+    const __m512 v = Scaled16(_mm512_loadu_ps(e + j), vinv, vsmall);
     if constexpr (kStream) _mm512_stream_ps(y + j, v);
     else _mm512_storeu_ps(y + j, v);
   }
   if (j < cols) {
     const __mmask16 m = Mask16(cols - j);
-    _mm512_mask_storeu_ps(y + j, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, e + j), vinv));
+    _mm512_mask_storeu_ps(y + j, m, Scaled16(_mm512_maskz_loadu_ps(m, e + j), vinv, vsmall));
   }
 }
 #elif defined(__AVX2__) && defined(__FMA__)
@@ -221,29 +229,35 @@ float ExpSum(const float* x, float* e, int64_t cols, float mx) {
   return HorizontalSum(_mm256_add_ps(s0, s1));
 }
 
+// e * inv, or 0 where the product would be subnormal (those lanes are zeroed first).
+inline __m256 Scaled8(__m256 e, __m256 inv, __m256 smallest) {
+  return _mm256_mul_ps(_mm256_and_ps(e, _mm256_cmp_ps(e, smallest, _CMP_GE_OQ)), inv);
+}
+
 template <bool kStream>
-void Scale(const float* e, float* y, int64_t cols, float inv) {
+void Scale(const float* e, float* y, int64_t cols, float inv, float smallest) {
   const __m256 vinv = _mm256_set1_ps(inv);
+  const __m256 vsmall = _mm256_set1_ps(smallest);
   int64_t j = 0;
   if constexpr (kStream) {
     const int64_t head = HeadToAlignment(y, cols);
     for (; j + 8 <= head; j += 8) {
-      _mm256_storeu_ps(y + j, _mm256_mul_ps(_mm256_loadu_ps(e + j), vinv));
+      _mm256_storeu_ps(y + j, Scaled8(_mm256_loadu_ps(e + j), vinv, vsmall));
     }
     if (j < head) {
       const __m256i mk = Mask8(head - j);
-      _mm256_maskstore_ps(y + j, mk, _mm256_mul_ps(_mm256_maskload_ps(e + j, mk), vinv));
+      _mm256_maskstore_ps(y + j, mk, Scaled8(_mm256_maskload_ps(e + j, mk), vinv, vsmall));
     }
     j = head;
   }
   for (; j + 8 <= cols; j += 8) {
-    const __m256 v = _mm256_mul_ps(_mm256_loadu_ps(e + j), vinv);
+    const __m256 v = Scaled8(_mm256_loadu_ps(e + j), vinv, vsmall);
     if constexpr (kStream) _mm256_stream_ps(y + j, v);
     else _mm256_storeu_ps(y + j, v);
   }
   if (j < cols) {
     const __m256i mk = Mask8(cols - j);
-    _mm256_maskstore_ps(y + j, mk, _mm256_mul_ps(_mm256_maskload_ps(e + j, mk), vinv));
+    _mm256_maskstore_ps(y + j, mk, Scaled8(_mm256_maskload_ps(e + j, mk), vinv, vsmall));
   }
 }
 #else
@@ -283,8 +297,8 @@ float ExpSum(const float* x, float* e, int64_t cols, float mx) {
 }
 
 template <bool kStream>
-void Scale(const float* e, float* y, int64_t cols, float inv) {
-  for (int64_t j = 0; j < cols; ++j) y[j] = e[j] * inv;
+void Scale(const float* e, float* y, int64_t cols, float inv, float smallest) {
+  for (int64_t j = 0; j < cols; ++j) y[j] = e[j] >= smallest ? e[j] * inv : 0.0f;
 }
 #endif
 
@@ -299,7 +313,7 @@ extern "C" void softmax(const float* x, float* y, int64_t rows, int64_t cols) {
       const float* xr = x + r * cols;
       const float mx = RowMax(xr, cols);
       const float sum = ExpSum(xr, scratch, cols, mx);
-      Scale<true>(scratch, y + r * cols, cols, 1.0f / sum);
+      Scale<true>(scratch, y + r * cols, cols, 1.0f / sum, kFloatMin * sum);
     }
     _mm_sfence();
     return;
@@ -310,6 +324,6 @@ extern "C" void softmax(const float* x, float* y, int64_t rows, int64_t cols) {
     float* yr = y + r * cols;
     const float mx = RowMax(xr, cols);
     const float sum = ExpSum(xr, yr, cols, mx);  // exponentials in y, scaled in place
-    Scale<false>(yr, yr, cols, 1.0f / sum);
+    Scale<false>(yr, yr, cols, 1.0f / sum, kFloatMin * sum);
   }
 }

@@ -74,6 +74,7 @@ std::string Feedback(const Attempt& a) {
                   v.perf->speedup_ci.high, v.perf->min_speedup,
                   v.perf->candidate.roofline_fraction * 100);
     out << line;
+    if (!v.perf->edges.warning.empty()) out << "warning: " << v.perf->edges.warning << "\n";
   }
   return out.str();
 }

@@ -111,6 +111,28 @@ std::vector<ops::Tensor> GenerateInputs(const ops::OpSpec& op, const ops::Shape&
   return inputs;
 }
 
+ops::Distribution WithEdges(const ops::OpSpec& op, const ops::Shape& shape,
+                            const std::string& input) {
+  ops::Distribution d = op.InputDistribution(shape.label, input);
+  const ops::Distribution& general = op.inputs.at(input);
+  if ((d.edge_values.empty() || d.edge_fraction <= 0) && !general.edge_values.empty()) {
+    d.edge_values = general.edge_values;
+    d.edge_fraction = general.edge_fraction;
+  }
+  return d;
+}
+
+std::vector<ops::Tensor> GenerateEdgeInputs(const ops::OpSpec& op, const ops::Shape& shape,
+                                            uint64_t seed, const std::string& stream) {
+  std::vector<ops::Tensor> inputs;
+  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kInput)) {
+    const ops::Distribution d = WithEdges(op, shape, p->name);
+    const int64_t row = d.row_elements ? d.row_elements(shape) : 0;
+    inputs.push_back(GenerateInput(d, p->dtype, p->elements(shape), seed, stream + "/" + p->name, row));
+  }
+  return inputs;
+}
+
 uint64_t NewSeed() {
   std::random_device device;
   return ((static_cast<uint64_t>(device()) << 32) ^ device()) & 0xffffffffffffULL;

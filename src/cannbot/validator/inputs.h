@@ -30,6 +30,14 @@ std::vector<float> GenerateInput(const ops::Distribution& distribution, int64_t 
 std::vector<ops::Tensor> GenerateInputs(const ops::OpSpec& op, const ops::Shape& shape,
                                         uint64_t seed, const std::string& stream);
 
+// The distribution of `input` on `shape` with the op's edge values put back where the shape
+// leaves them out (the perf shape does, unless the spec says edges_in_perf).
+ops::Distribution WithEdges(const ops::OpSpec& op, const ops::Shape& shape,
+                            const std::string& input);
+// Every input of one call drawn from WithEdges (the perf gate's edge check, edge_check.h).
+std::vector<ops::Tensor> GenerateEdgeInputs(const ops::OpSpec& op, const ops::Shape& shape,
+                                            uint64_t seed, const std::string& stream);
+
 // A fresh seed for a run that was not given one.
 uint64_t NewSeed();
 

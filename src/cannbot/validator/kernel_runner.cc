@@ -357,12 +357,16 @@ Status KernelRunner::Seal() {
 }
 
 Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<KernelArg>>& sets,
-                                      uint32_t repetitions, std::chrono::milliseconds timeout) {
+                                      uint32_t repetitions, std::chrono::milliseconds timeout,
+                                      CallMode mode) {
   if (dead_) return Status::Aborted("the runner has already stopped");
   if (sets.empty()) return Status::Internal("Call needs at least one argument set");
-  proto::CallRequest request{static_cast<uint32_t>(slot), repetitions,
+  proto::CallRequest request{static_cast<uint32_t>(slot),
+                             repetitions,
                              static_cast<uint32_t>(sets.size()),
-                             static_cast<uint32_t>(sets[0].size())};
+                             static_cast<uint32_t>(sets[0].size()),
+                             mode.flush_denormals ? proto::kCallFlushDenormals : 0u,
+                             0};
   std::string payload(reinterpret_cast<const char*>(&request), sizeof(request));
   for (const auto& set : sets) {
     for (const KernelArg& arg : set) {
@@ -382,6 +386,7 @@ Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<Ke
     proto::CallReply body{};
     std::memcpy(&body, reply->data(), sizeof(body));
     timing.child_seconds = static_cast<double>(body.elapsed_ns) * 1e-9;
+    timing.fp_exceptions = body.fp_exceptions;
   }
   return timing;
 }

@@ -76,6 +76,17 @@ struct KernelArg {
 struct CallTiming {
   double wall_seconds = 0;   // parent's clock, request sent to reply received
   double child_seconds = 0;  // the child's claim, informative only
+  // MXCSR exception flags the calls raised (runner_protocol::kFp*): the child's claim, for
+  // diagnosis only (a subnormal result raises kFpUnderflow, a subnormal operand
+  // kFpDenormalOperand).
+  uint32_t fp_exceptions = 0;
+};
+
+// How the calls of one batch run.
+struct CallMode {
+  // Flush-to-zero and denormals-are-zero set for every call (the kernel must leave them so):
+  // a kernel slower without them pays for subnormal numbers.
+  bool flush_denormals = false;
 };
 
 class KernelRunner {
@@ -96,7 +107,8 @@ class KernelRunner {
   Status Seal();
   // Calls the kernel in `slot` `repetitions` times, rotating over `sets` of arguments.
   Result<CallTiming> Call(int slot, const std::vector<std::vector<KernelArg>>& sets,
-                          uint32_t repetitions, std::chrono::milliseconds timeout);
+                          uint32_t repetitions, std::chrono::milliseconds timeout,
+                          CallMode mode = {});
 
   // The first `max_bytes` the child wrote to stdout/stderr.
   std::string ChildOutput(size_t max_bytes = 4096) const;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <random>
 
+#include "cannbot/ops/dtype_values.h"
 #include "cannbot/validator/compare.h"
 #include "cannbot/validator/harness.h"
 #include "cannbot/validator/inputs.h"
@@ -20,6 +21,8 @@ constexpr int kCandidate = 1;
 const char* const kRoleName[2] = {"baseline", "candidate"};
 // A twin keeps this many elements at each end of every tensor identical to its sibling.
 constexpr int64_t kTwinKeptEnds = 32;
+// Distinct data sets of the edge check (each buffer position holds one of them).
+constexpr int kEdgeSets = 2;
 
 std::string Ratio(double value) {
   char text[32];
@@ -50,6 +53,46 @@ std::vector<ops::Tensor> MakeTwin(const ops::OpSpec& op, const ops::Shape& shape
   return inputs;
 }
 
+bool HoldsSubnormals(const std::vector<CallData>& sets) {
+  for (const CallData& set : sets) {
+    for (const ops::Tensor& t : set.inputs) {
+      if (!ops::DTypeIsFloat(t.dtype())) continue;
+      const double min_normal = ops::Limits(t.dtype()).min_normal;
+      for (int64_t i = 0; i < t.elements(); ++i) {
+        const double v = std::fabs(t.At(i));
+        if (v > 0 && v < min_normal) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// "x: 2% from {0, -0, 1e-30, ... 14 values}"; "" when no input has edge values.
+std::string DescribeEdges(const ops::OpSpec& op, const ops::Shape& shape) {
+  std::string text;
+  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kInput)) {
+    const ops::Distribution d = WithEdges(op, shape, p->name);
+    if (d.edge_values.empty() || d.edge_fraction <= 0) continue;
+    char head[96];
+    std::snprintf(head, sizeof(head), "%s%s: %g%% from {", text.empty() ? "" : "; ",
+                  p->name.c_str(), d.edge_fraction * 100);
+    text += head;
+    for (size_t i = 0; i < d.edge_values.size() && i < 6; ++i) {
+      char value[32];
+      std::snprintf(value, sizeof(value), "%s%g", i == 0 ? "" : ", ", d.edge_values[i]);
+      text += value;
+    }
+    if (d.edge_values.size() > 6) text += ", ... " + std::to_string(d.edge_values.size()) + " values";
+    text += "}";
+  }
+  return text;
+}
+
+struct Batch {
+  double per_call = 0;         // seconds
+  uint32_t fp_exceptions = 0;  // what the calls raised
+};
+
 class Gate {
  public:
   Gate(const ops::OpSpec& op, const ReferenceOracle& reference, uint64_t seed,
@@ -66,10 +109,17 @@ class Gate {
   // Stages every position's data set and fills the guards of both banks.
   void StageRound();
   // One call per position; returns the time per call.
-  Result<double> TimedBatch(int role);
+  Result<Batch> TimedBatch(int role);
   // Empty when every output and input is as it must be after a batch of `role`.
   std::string CheckBatch(int role);
+  // Empty when every output of `role`'s edge batch matches the reference.
+  std::string CheckEdgeBatch(int role, const std::vector<CallData>& edge_sets);
+  // Times both kernels on the edge inputs into report_.edges (edge_check.h); a failure report
+  // when a kernel fails there, else nullopt.
+  Result<std::optional<PerfReport>> RunEdgeCheck(const std::vector<double> (&times)[2]);
   PerfReport Fail(Layer layer, const std::string& reason);
+  // A runner failure of `role`: the kernel's (a sandbox report) or cannbot's (an error).
+  Result<PerfReport> ChildFailure(int role, const Status& s, const char* when);
   KernelTiming Summarise(const std::vector<double>& per_call) const;
 
   const ops::OpSpec& op_;
@@ -84,8 +134,10 @@ class Gate {
   std::vector<CallLayout> positions_;
   size_t rotation_ = 0;
   std::vector<std::vector<ops::Tensor>> first_answer_[2];  // [role][set][output]
+  std::vector<std::vector<ops::Tensor>> edge_answer_[2];   // [role][edge set][output]
   std::unique_ptr<KernelRunner> runners_[2];                // [role]
   double overhead_[2] = {0, 0};  // [role] the channel's round trip
+  uint32_t perf_fp_exceptions_[2] = {0, 0};  // [role] raised in the timed rounds
   PerfReport report_;
 };
 
@@ -126,7 +178,7 @@ void Gate::StageRound() {
   }
 }
 
-Result<double> Gate::TimedBatch(int role) {
+Result<Batch> Gate::TimedBatch(int role) {
   char* region = runners_[role]->region();
   std::vector<std::vector<KernelArg>> args;
   for (const CallLayout& layout : positions_) {
@@ -137,7 +189,7 @@ Result<double> Gate::TimedBatch(int role) {
   CANNBOT_ASSIGN_OR_RETURN(CallTiming timing,
                            runners_[role]->Call(0, args, calls, config_.call_timeout));
   const double net = std::max(timing.wall_seconds - overhead_[role], timing.wall_seconds * 0.5);
-  return net / calls;
+  return Batch{net / calls, timing.fp_exceptions};
 }
 
 std::string Gate::CheckBatch(int role) {
@@ -175,6 +227,97 @@ std::string Gate::CheckBatch(int role) {
   return "";
 }
 
+std::string Gate::CheckEdgeBatch(int role, const std::vector<CallData>& edge_sets) {
+  const char* region = runners_[role]->region();
+  auto& first = edge_answer_[role];
+  first.resize(edge_sets.size());
+  for (size_t p = 0; p < positions_.size(); ++p) {
+    const CallLayout& layout = positions_[p];
+    const size_t s = p % edge_sets.size();
+    const CallData& set = edge_sets[s];
+    std::string problem = CheckAfterCall(region, layout, set);
+    for (size_t i = 0; problem.empty() && i < layout.outputs.size(); ++i) {
+      const TensorPlace& out = layout.outputs[i];
+      // The first answer for a data set is judged; the rest must repeat it bit for bit.
+      if (first[s].size() > i) {
+        if (std::memcmp(TensorAt(region, out), first[s][i].data(), out.bytes()) != 0) {
+          problem = "a different answer for edge data it had already seen (nondeterministic)";
+        }
+        continue;
+      }
+      ops::Tensor got = ReadOutput(region, out, layout.traps);
+      const Comparison c =
+          CompareOutputs(set.expected[i], got, op_.ToleranceFor(shape_, out.dtype));
+      if (!c.ok()) problem = "wrong results: " + c.Describe(out.name);
+      first[s].push_back(std::move(got));
+    }
+    if (!problem.empty()) return problem + " on the perf shape with the op's edge values";
+  }
+  return "";
+}
+
+Result<std::optional<PerfReport>> Gate::RunEdgeCheck(const std::vector<double> (&times)[2]) {
+  EdgeCheck& check = report_.edges;
+  check.inputs = DescribeEdges(op_, shape_);
+  if (check.inputs.empty()) {
+    check.inputs = "the op declares no edge values";
+    return std::optional<PerfReport>();
+  }
+  std::vector<CallData> edge_sets;
+  for (int k = 0; k < kEdgeSets; ++k) {
+    CANNBOT_ASSIGN_OR_RETURN(
+        CallData set, WithReference(reference_, shape_,
+                                    GenerateEdgeInputs(op_, shape_, seed_,
+                                                       "perf-edges/" + std::to_string(k))));
+    edge_sets.push_back(std::move(set));
+  }
+  check.inputs_subnormal = HoldsSubnormals(edge_sets);
+  for (const auto& runner : runners_) {
+    for (size_t p = 0; p < positions_.size(); ++p) {
+      StageInputs(runner->region(), positions_[p], edge_sets[p % edge_sets.size()]);
+      FillGuards(runner->region(), positions_[p].inputs, positions_[p].traps);
+      FillGuards(runner->region(), positions_[p].outputs, positions_[p].traps);
+    }
+  }
+  std::vector<double> edge_times[2];
+  uint32_t edge_fp_exceptions[2] = {0, 0};
+  for (int round = 0; round < config_.edge_rounds; ++round) {
+    const int first = round % 2 == 0 ? kBaseline : kCandidate;
+    for (int role : {first, 1 - first}) {
+      auto batch = TimedBatch(role);
+      if (!batch.ok()) {
+        CANNBOT_ASSIGN_OR_RETURN(PerfReport failed,
+                                 ChildFailure(role, batch.status(), " on the edge inputs"));
+        return std::optional<PerfReport>(failed);
+      }
+      const std::string problem = CheckEdgeBatch(role, edge_sets);
+      if (!problem.empty()) {
+        return std::optional<PerfReport>(
+            Fail(Layer::kPerf, std::string(kRoleName[role]) + ": " + problem));
+      }
+      edge_times[role].push_back(batch->per_call);
+      edge_fp_exceptions[role] |= batch->fp_exceptions;
+    }
+  }
+  EdgeTiming* timing[2] = {&check.baseline, &check.candidate};
+  for (int role : {kBaseline, kCandidate}) {
+    EdgeTiming& t = *timing[role];
+    t.perf_seconds = Median(times[role]);
+    t.edge_seconds = Median(edge_times[role]);
+    t.slowdown = t.perf_seconds > 0 ? t.edge_seconds / t.perf_seconds : 0;
+    t.perf_fp_exceptions = perf_fp_exceptions_[role];
+    t.edge_fp_exceptions = edge_fp_exceptions[role];
+  }
+  check.ran = true;
+  check.Judge();
+  return std::optional<PerfReport>();
+}
+
+Result<PerfReport> Gate::ChildFailure(int role, const Status& s, const char* when) {
+  if (!KernelFailed(s)) return s;
+  return Fail(Layer::kSandbox, std::string(kRoleName[role]) + ": " + s.message() + when);
+}
+
 PerfReport Gate::Fail(Layer layer, const std::string& reason) {
   report_.ok = false;
   report_.layer = layer;
@@ -206,10 +349,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
   report_.shape = shape_.Describe();
   report_.min_speedup = config_.min_speedup;
   CANNBOT_ASSIGN_OR_RETURN(const size_t region_bytes, Plan());
-  auto child_failure = [&](int role, const Status& s, const char* when) -> Result<PerfReport> {
-    if (!KernelFailed(s)) return s;
-    return Fail(Layer::kSandbox, std::string(kRoleName[role]) + ": " + s.message() + when);
-  };
+
   const auto kinds = ArgKinds(op_);
   const std::string* objects[2] = {&baseline, &candidate};
   for (int role : {kBaseline, kCandidate}) {
@@ -217,7 +357,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
                              KernelRunner::Start(runner_config, region_bytes, work_dir));
     Status s = runners_[role]->Load(0, *objects[role], op_.name, kinds);
     if (s.ok()) s = runners_[role]->Seal();
-    if (!s.ok()) return child_failure(role, s, "");
+    if (!s.ok()) return ChildFailure(role, s, "");
   }
   StageRound();
 
@@ -226,7 +366,7 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
     std::vector<double> empty;
     for (int i = 0; i < 7; ++i) {
       auto t = runners_[role]->Call(0, {positions_[0].Args(op_, shape_)}, 0, config_.call_timeout);
-      if (!t.ok()) return child_failure(role, t.status(), "");
+      if (!t.ok()) return ChildFailure(role, t.status(), "");
       empty.push_back(t->wall_seconds);
     }
     overhead_[role] = Median(empty);
@@ -244,10 +384,11 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
     const int first = round % 2 == 0 ? kBaseline : kCandidate;
     for (int role : {first, 1 - first}) {
       auto t = TimedBatch(role);
-      if (!t.ok()) return child_failure(role, t.status(), " during timed runs");
+      if (!t.ok()) return ChildFailure(role, t.status(), " during timed runs");
       std::string problem = CheckBatch(role);
       if (!problem.empty()) return Fail(Layer::kPerf, std::string(kRoleName[role]) + ": " + problem);
-      per_call[role] = *t;
+      per_call[role] = t->per_call;
+      perf_fp_exceptions_[role] |= t->fp_exceptions;
     }
     if (round == 0) continue;
     times[kBaseline].push_back(per_call[kBaseline]);
@@ -261,6 +402,10 @@ Result<PerfReport> Gate::Run(const std::string& candidate, const std::string& ba
         elapsed > config_.max_seconds) {
       break;
     }
+  }
+  if (config_.edge_rounds > 0) {
+    CANNBOT_ASSIGN_OR_RETURN(std::optional<PerfReport> failed, RunEdgeCheck(times));
+    if (failed) return *failed;
   }
   for (int role : {kCandidate, kBaseline}) {
     const KernelRunner& runner = *runners_[role];

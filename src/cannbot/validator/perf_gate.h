@@ -18,6 +18,13 @@
 // reference, then bit for bit against that first answer; inputs must be unchanged after every
 // batch, and a kernel that stops computing leaves the poison in place.
 //
+// The timed inputs follow the op's realistic distribution (its spec leaves edge values out of
+// the perf shape unless it says edges_in_perf). After the timed rounds, both kernels run a few
+// batches on the perf shape with the op's edge values put back (edge_check.h): their outputs
+// are checked like any timed run's, and the report says how much slower each kernel is there
+// and whether it produced subnormal numbers (a trap on Intel cores). That check informs; it
+// never rejects a correct kernel.
+//
 // Thread-safety: run one gate at a time per machine; two timings at once on two cores are
 // worthless. The caller serialises.
 #pragma once
@@ -27,6 +34,7 @@
 
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/util/stats.h"
+#include "cannbot/validator/edge_check.h"
 #include "cannbot/validator/kernel_runner.h"
 #include "cannbot/validator/reference_oracle.h"
 #include "cannbot/validator/layer.h"
@@ -40,6 +48,7 @@ struct PerfConfig {
   int max_rounds = 60;
   double max_seconds = 30;           // time budget for the timed rounds
   int data_sets = 4;                 // distinct inputs per batch (even: half are twins), >= 2
+  int edge_rounds = 4;               // batches per kernel on the edge inputs (0: no edge check)
   std::chrono::milliseconds call_timeout{60000};  // for any single batch
 };
 
@@ -63,6 +72,7 @@ struct PerfReport {
   double channel_overhead_seconds = 0;
   KernelTiming baseline;
   KernelTiming candidate;
+  EdgeCheck edges;  // how both kernels fare on the op's edge inputs
   std::string child_output;
   // Targets without the hardware here (ascendc) compare a cost model's estimates instead.
   bool estimated = false;

@@ -62,6 +62,11 @@ struct LoadRequest {
   uint32_t arg_count;
 };
 
+// CallRequest::flags.
+// Every call starts with flush-to-zero and denormals-are-zero set (and must leave them so):
+// how much of a kernel's time subnormal numbers cost.
+inline constexpr uint32_t kCallFlushDenormals = 1u << 0;
+
 // Followed by set_count * arg_count Args; call i uses argument set i % set_count, so a batch
 // can rotate over several buffers.
 struct CallRequest {
@@ -69,10 +74,22 @@ struct CallRequest {
   uint32_t repetitions;
   uint32_t set_count;
   uint32_t arg_count;
+  uint32_t flags;  // kCall* bits
+  uint32_t reserved;
 };
 
+// MXCSR exception flags (CallReply::fp_exceptions): sticky, raised by the SSE/AVX unit.
+inline constexpr uint32_t kFpInvalid = 0x01;
+inline constexpr uint32_t kFpDenormalOperand = 0x02;  // an operand was subnormal
+inline constexpr uint32_t kFpDivideByZero = 0x04;
+inline constexpr uint32_t kFpOverflow = 0x08;
+inline constexpr uint32_t kFpUnderflow = 0x10;  // a result was subnormal (or flushed) and inexact
+inline constexpr uint32_t kFpInexact = 0x20;
+
 struct CallReply {
-  uint64_t elapsed_ns;  // the child's own measurement, informative only
+  uint64_t elapsed_ns;     // the child's own measurement, informative only
+  uint32_t fp_exceptions;  // MXCSR flags raised by the calls (kFp*), informative only
+  uint32_t reserved;
 };
 
 }  // namespace cannbot::runner_protocol

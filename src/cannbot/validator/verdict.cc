@@ -84,6 +84,7 @@ std::string Verdict::RenderText() const {
     }
     out << Format("  speedup    %.2fx (95%% CI %.2fx-%.2fx), bar %.2fx\n", perf->speedup,
                   perf->speedup_ci.low, perf->speedup_ci.high, perf->min_speedup);
+    out << perf->edges.RenderText();
   }
   if (numeric) {
     for (const std::string& warning : numeric->sandbox_warnings) {

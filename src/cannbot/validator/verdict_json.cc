@@ -237,6 +237,7 @@ Json PerfToJson(const PerfReport& p) {
               {"channel_overhead_seconds", p.channel_overhead_seconds},
               {"baseline", TimingToJson(p.baseline)},
               {"candidate", TimingToJson(p.candidate)},
+              {"edges", EdgeCheckToJson(p.edges)},
               {"estimated", p.estimated},
               {"device", p.device},
               {"estimate_detail", p.estimate_detail}};
@@ -258,6 +259,7 @@ Result<PerfReport> PerfFromJson(const Json& json, const std::string& path) {
   f.Read("channel_overhead_seconds", &p.channel_overhead_seconds);
   f.Object("baseline", &p.baseline, TimingFromJson);
   f.Object("candidate", &p.candidate, TimingFromJson);
+  if (f.ok() && json.contains("edges")) f.Object("edges", &p.edges, EdgeCheckFromJson);
   f.Read("estimated", &p.estimated);
   f.Read("device", &p.device);
   f.Read("estimate_detail", &p.estimate_detail);

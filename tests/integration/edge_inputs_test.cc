@@ -1,0 +1,155 @@
+// The perf gate times realistic inputs and reports, separately, how kernels fare on the op's
+// edge values (edge_check.h): a subnormal trap is visible on any machine through the MXCSR
+// flags, a kernel slow on edge values through its slowdown, and every recipe cannbot ships
+// for an op with edge values keeps its speed there and makes no subnormal numbers.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "builtin_ops.h"
+#include "cannbot/skills/skill.h"
+#include "cannbot/util/data_dir.h"
+#include "cannbot/validator/validator.h"
+#include "integration/test_support.h"
+
+namespace cannbot::validator {
+namespace {
+
+using testing::Fixture;
+using testing::Kernel;
+using testing::SourcePath;
+
+class EdgeInputsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = testing::SharedStore();
+    ASSERT_NE(store_, nullptr);
+    validator_ = std::make_unique<Validator>(testing::TestConfig(), store_.get(),
+                                             cannbot_test::BuiltInOps());
+  }
+
+  Verdict Validate(const std::string& op, const KernelSource& candidate) {
+    ValidationRequest request;
+    request.op = op;
+    request.candidate = candidate;
+    request.baseline = Kernel(SourcePath("examples/" + op + "/naive.cpp"));
+    request.seed = 77;
+    auto verdict = validator_->Validate(request);
+    EXPECT_TRUE(verdict.ok()) << verdict.status().ToString();
+    return verdict.ok() ? *verdict : Verdict{};
+  }
+
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<Validator> validator_;
+};
+
+// The fast softmax that clamps exp at -104 makes subnormal results on the +-1000 edge inputs:
+// on Intel cores that made it slower than naive. Here the flags show it whatever the CPU.
+TEST_F(EdgeInputsTest, ASubnormalTrapIsReportedOnAnyMachine) {
+  const Verdict v = Validate("softmax", Kernel(Fixture("kernels/softmax/subnormal_trap.cpp")));
+  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
+  const EdgeCheck& edges = v.perf->edges;
+  ASSERT_TRUE(edges.ran) << edges.inputs;
+  EXPECT_FALSE(edges.inputs_subnormal);
+  EXPECT_TRUE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
+  EXPECT_NE(edges.warning.find("subnormal"), std::string::npos) << edges.warning;
+  EXPECT_NE(v.RenderText().find("WARNING: the candidate produced subnormal"), std::string::npos);
+  // The naive kernel's std::exp makes them too (it is not the candidate's warning).
+  EXPECT_TRUE(edges.MadeSubnormals(edges.baseline));
+}
+
+TEST_F(EdgeInputsTest, TheFixedSoftmaxExampleMakesNoSubnormals) {
+  const Verdict v = Validate("softmax", Kernel(SourcePath("examples/softmax/optimized.cpp")));
+  ASSERT_TRUE(v.perf.has_value() && v.perf->edges.ran) << v.RenderText();
+  EXPECT_FALSE(v.perf->edges.MadeSubnormals(v.perf->edges.candidate)) << v.RenderText();
+  EXPECT_TRUE(v.perf->edges.warning.empty()) << v.perf->edges.warning;
+}
+
+// Edge values stay out of the timed inputs (a kernel slow only on them is still faster than
+// naive at the gate), and the edge check says how much slower it is there.
+TEST_F(EdgeInputsTest, AKernelSlowOnlyOnEdgeValuesIsReportedNotRejected) {
+  const Verdict v = Validate("swish", Kernel(Fixture("kernels/swish/slow_on_edges.cpp")));
+  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
+  EXPECT_TRUE(v.accepted) << v.RenderText();
+  const EdgeCheck& edges = v.perf->edges;
+  ASSERT_TRUE(edges.ran);
+  EXPECT_GT(edges.candidate.slowdown, EdgeCheck::kTrapSlowdown) << v.RenderText();
+  EXPECT_NE(edges.warning.find("slower on the op's edge inputs"), std::string::npos)
+      << edges.warning;
+}
+
+TEST_F(EdgeInputsTest, AnOpWithoutEdgeValuesSaysSo) {
+  const Verdict v = Validate("matmul", Kernel(SourcePath("examples/matmul/optimized.cpp")));
+  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
+  EXPECT_FALSE(v.perf->edges.ran);
+  EXPECT_EQ(v.perf->edges.inputs, "the op declares no edge values");
+}
+
+// --- every shipped recipe for an op with edge values ------------------------------------------
+
+// Recipes for ops whose specs declare edge values; the guard test below keeps it complete.
+const char* const kEdgeRecipes[] = {"relu-stream",   "prelu-stream",  "swish-poly-exp",
+                                    "gelu-erf-as28", "gelu-erfc-as", "softmax-rowwise-exp"};
+
+skills::SkillLibrary ShippedSkills() {
+  std::vector<std::string> warnings;
+  return skills::SkillLibrary::Load({DataPath("skills")}, &warnings);
+}
+
+const skills::Recipe* FindRecipe(const skills::SkillLibrary& library, const std::string& name) {
+  for (const skills::Skill& skill : library.skills()) {
+    for (const skills::Recipe& recipe : skill.recipes) {
+      if (recipe.name == name) return &recipe;
+    }
+  }
+  return nullptr;
+}
+
+TEST(EdgeRecipeListTest, EveryRecipeForAnOpWithEdgeValuesIsChecked) {
+  const std::set<std::string> listed(std::begin(kEdgeRecipes), std::end(kEdgeRecipes));
+  const ops::Registry& ops = cannbot_test::BuiltInOps();
+  const skills::SkillLibrary library = ShippedSkills();
+  for (const skills::Skill& skill : library.skills()) {
+    for (const skills::Recipe& recipe : skill.recipes) {
+      const ops::OpSpec* op = ops.Find(recipe.op);
+      if (op == nullptr || (!recipe.target.empty() && recipe.target != "cpu")) continue;
+      bool edges = false;
+      for (const auto& [name, d] : op->inputs) edges |= !d.edge_values.empty();
+      if (edges) {
+        EXPECT_EQ(listed.count(recipe.name), 1u) << recipe.name << " is not checked";
+      }
+    }
+  }
+}
+
+class RecipeEdgeTest : public EdgeInputsTest, public ::testing::WithParamInterface<const char*> {};
+
+// At its default parameters the recipe beats the naive kernel, makes no subnormal numbers on
+// the edge inputs and is not trapped there; one that wins big on the perf inputs keeps at
+// least 2x there too (a trap on an Intel core costs more than that).
+TEST_P(RecipeEdgeTest, DefaultVariantKeepsItsSpeedOnEdgeInputs) {
+  const skills::SkillLibrary library = ShippedSkills();
+  const skills::Recipe* recipe = FindRecipe(library, GetParam());
+  ASSERT_NE(recipe, nullptr) << GetParam();
+  const Verdict v = Validate(recipe->op, {recipe->path, skills::Instantiate(*recipe,
+                                                                            skills::Defaults(*recipe))});
+  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
+  EXPECT_TRUE(v.accepted) << v.RenderText();
+  const EdgeCheck& edges = v.perf->edges;
+  ASSERT_TRUE(edges.ran) << edges.inputs;
+  EXPECT_FALSE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
+  EXPECT_LE(edges.candidate.slowdown, EdgeCheck::kTrapSlowdown) << v.RenderText();
+  if (v.perf->speedup >= 4) {
+    EXPECT_GE(edges.baseline.edge_seconds / edges.candidate.edge_seconds, 2.0) << v.RenderText();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Recipes, RecipeEdgeTest, ::testing::ValuesIn(kEdgeRecipes),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace cannbot::validator
