@@ -66,6 +66,60 @@ TEST(SelfProfileTest, TimesAnElementwiseKernelOnItsPerfShape) {
   EXPECT_NO_THROW(profile->ToJson().dump());
 }
 
+// Without counters the code is the evidence: the naive swish's loop calls expf per element,
+// so GCC leaves it scalar; the diagnosis says that, with the skills' remedy, not "latency".
+TEST(SelfProfileTest, TheNaiveSwishIsDiagnosedFromItsCode) {
+  auto store = testing::SharedStore();
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
+  validator::SelfProfileConfig config = ShortConfig();
+  config.hardware_counters = false;
+  auto profile = validator::SelfProfile(
+      *op, testing::Kernel(testing::SourcePath("examples/swish/naive.cpp")), store.get(), config);
+  ASSERT_TRUE(profile.ok()) << profile.status().ToString();
+  const profile::KernelProfile& k = profile->kernels[0];
+  ASSERT_NE(k.Find(m::kVectorizedLoopShare), nullptr);
+  EXPECT_EQ(k.Find(m::kVectorizedLoopShare)->value, 0);
+  EXPECT_NE(k.Find(m::kVectorizedLoopShare)->note.find("the call to expf blocks it"),
+            std::string::npos)
+      << k.Find(m::kVectorizedLoopShare)->note;
+  ASSERT_NE(k.Find(m::kMathCalls), nullptr);
+  EXPECT_EQ(k.Find(m::kMathCalls)->note, "expf");
+  ASSERT_NE(k.Find(m::kScalarFpShare), nullptr);
+  EXPECT_GE(k.Find(m::kScalarFpShare)->value, 0.9);
+  // The subnormal probe ran on the op's edge inputs.
+  ASSERT_NE(k.Find(m::kSubnormalSlowdown), nullptr);
+  EXPECT_GT(k.Find(m::kSubnormalSlowdown)->value, 0);
+  EXPECT_NE(k.Find(m::kSubnormalSlowdown)->note.find("edge inputs"), std::string::npos);
+
+  const diagnosis::Diagnosis d = diagnosis::Diagnose(*profile, k);
+  ASSERT_NE(d.Top(), nullptr);
+  EXPECT_EQ(d.Top()->bottleneck, diagnosis::kLowVectorization) << d.RenderText();
+  EXPECT_NE(d.Top()->summary.find("expf"), std::string::npos) << d.Top()->summary;
+  EXPECT_NE(d.Top()->summary.find("vectorised polynomial"), std::string::npos);
+  EXPECT_FALSE(d.Has(diagnosis::kLatencyBound)) << d.RenderText();
+}
+
+// The optimized example is vector code (intrinsics and a vectorised tail): no finding says
+// otherwise, and it makes no subnormal numbers on the edge inputs.
+TEST(SelfProfileTest, TheOptimizedSwishIsNotCalledScalar) {
+  auto store = testing::SharedStore();
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
+  validator::SelfProfileConfig config = ShortConfig();
+  config.hardware_counters = false;
+  auto profile = validator::SelfProfile(
+      *op, testing::Kernel(testing::SourcePath("examples/swish/optimized.cpp")), store.get(),
+      config);
+  ASSERT_TRUE(profile.ok()) << profile.status().ToString();
+  const profile::KernelProfile& k = profile->kernels[0];
+  ASSERT_NE(k.Find(m::kVectorizedLoopShare), nullptr);
+  EXPECT_EQ(k.Find(m::kVectorizedLoopShare)->value, 1) << k.Find(m::kVectorizedLoopShare)->note;
+  EXPECT_EQ(k.Find(m::kMathCalls)->value, 0);
+  EXPECT_EQ(k.Find(m::kSubnormalResults)->value, 0) << k.Find(m::kSubnormalResults)->note;
+  const diagnosis::Diagnosis d = diagnosis::Diagnose(*profile, k);
+  EXPECT_FALSE(d.Has(diagnosis::kLowVectorization)) << d.RenderText();
+  EXPECT_FALSE(d.Has(diagnosis::kSubnormalNumbers)) << d.RenderText();
+}
+
 TEST(SelfProfileTest, AWrongKernelIsNotProfiled) {
   auto store = testing::SharedStore();
   const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");

@@ -178,6 +178,56 @@ TEST(DiagnosisRulesTest, CpuCountersAndTheRoofline) {
   EXPECT_FALSE(d.Has(kMemoryBound));
 }
 
+// A CPU self-profile without counters: the compiler's report and the object code name the
+// cause, and "bound by nothing" gives way to it.
+TEST(DiagnosisRulesTest, ScalarCodeAndLibraryCallsAreTheCauseNotLatency) {
+  KernelProfile k = Kernel({{m::kRooflineFraction, 0.08}, {m::kComputeUtilization, 0.02},
+                            {m::kMemoryUtilization, 0.08}});
+  k.metrics[m::kVectorizedLoopShare] = {0, "ratio", "the loop at line 9 is not vectorised: "
+                                                    "the call to expf blocks it"};
+  k.metrics[m::kScalarFpShare] = {1, "ratio", "2 scalar and 0 vector"};
+  k.metrics[m::kMathCalls] = {1, "count", "expf"};
+  const Diagnosis d = DiagnoseOne(k);
+  ASSERT_NE(d.Top(), nullptr) << d.RenderText();
+  EXPECT_EQ(d.Top()->bottleneck, kLowVectorization);
+  EXPECT_EQ(d.Top()->severity, Severity::kCritical);
+  EXPECT_NE(d.Top()->summary.find("line 9 is not vectorised: the call to expf blocks it"),
+            std::string::npos)
+      << d.Top()->summary;
+  EXPECT_FALSE(d.Has(kLatencyBound)) << d.RenderText();
+}
+
+TEST(DiagnosisRulesTest, AVectorKernelWithAScalarTailIsNotCalledScalar) {
+  KernelProfile k = Kernel({{m::kRooflineFraction, 0.5}});
+  k.metrics[m::kVectorizedLoopShare] = {1, "ratio", "every innermost loop is vectorised"};
+  k.metrics[m::kScalarFpShare] = {0.55, "ratio", "60 scalar and 48 vector"};
+  k.metrics[m::kMathCalls] = {0, "count", "no library math calls"};
+  EXPECT_FALSE(DiagnoseOne(k).Has(kLowVectorization));
+}
+
+TEST(DiagnosisRulesTest, SubnormalNumbersAreATrapWhereverTheyShow) {
+  KernelProfile made = Kernel({});
+  made.metrics[m::kSubnormalResults] = {1, "count", "MXCSR underflow on the op's edge inputs"};
+  made.metrics[m::kSubnormalSlowdown] = {1.02, "x", "on the edge inputs"};
+  const Diagnosis on_amd = DiagnoseOne(made);
+  const Finding* f = FindingOf(on_amd, kSubnormalNumbers);
+  ASSERT_NE(f, nullptr) << on_amd.RenderText();
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->summary.find("MXCSR underflow"), std::string::npos) << f->summary;
+
+  made.metrics[m::kSubnormalSlowdown] = {6.5, "x", "on the edge inputs"};
+  const Diagnosis on_intel = DiagnoseOne(made);
+  f = FindingOf(on_intel, kSubnormalNumbers);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->summary.find("6.50x"), std::string::npos) << f->summary;
+
+  KernelProfile clean = Kernel({});
+  clean.metrics[m::kSubnormalResults] = {0, "count", "no subnormal numbers"};
+  clean.metrics[m::kSubnormalSlowdown] = {1.0, "x", ""};
+  EXPECT_FALSE(DiagnoseOne(clean).Has(kSubnormalNumbers));
+}
+
 TEST(DiagnosisRulesTest, FindingsAreOrderedBySeverityThenStrength) {
   Diagnosis d = DiagnoseOne(Kernel({{m::kComputeUtilization, 0.25}, {m::kL2HitRate, 0.2},
                             {m::kBranchMissRate, 0.06}, {m::kVecRatio, 0.45}}));
@@ -195,7 +245,7 @@ TEST(DiagnosisRulesTest, FindingsAreOrderedBySeverityThenStrength) {
 TEST(DiagnosisRulesTest, MissingOrStrangeMetricsNeverCrash) {
   Diagnosis empty = DiagnoseOne(Kernel({}));
   EXPECT_TRUE(empty.findings.empty());
-  EXPECT_EQ(empty.unjudged.size(), 9u);  // every bottleneck
+  EXPECT_EQ(empty.unjudged.size(), 10u);  // every bottleneck
   EXPECT_NE(empty.RenderText().find("Not judged"), std::string::npos);
 
   const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -79,7 +79,7 @@ Check Evaluate(const Condition& c, const Facts& facts, std::vector<std::string>*
   return check;
 }
 
-// "{vec_ratio}" -> "35.0%"; unknown names stay as written.
+// "{vec_ratio}" -> "35.0%", "{name.note}" -> the fact's words; unknown names stay as written.
 std::string FillTemplate(const std::string& text, const Facts& facts) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -89,8 +89,16 @@ std::string FillTemplate(const std::string& text, const Facts& facts) {
       continue;
     }
     const std::string name = text.substr(i + 1, close - i - 1);
-    auto it = facts.find(name);
-    out += it == facts.end() ? name : internal::FormatValue(it->second.value, it->second.unit);
+    constexpr std::string_view kNote = ".note";
+    const bool note = name.size() > kNote.size() && name.ends_with(kNote);
+    auto it = facts.find(note ? name.substr(0, name.size() - kNote.size()) : name);
+    if (it == facts.end()) {
+      out += name;
+    } else if (note) {
+      out += it->second.derivation;
+    } else {
+      out += internal::FormatValue(it->second.value, it->second.unit);
+    }
     i = close;
   }
   return out;

@@ -28,6 +28,7 @@ inline constexpr const char* kLatencyBound = "latency_bound";        // bound by
 inline constexpr const char* kCoreImbalance = "core_imbalance";      // last wave idle
 inline constexpr const char* kSerializedPipelines = "serialized_pipelines";  // no overlap
 inline constexpr const char* kComputeBound = "compute_bound";
+inline constexpr const char* kSubnormalNumbers = "subnormal_numbers";  // microcode assists
 
 enum class Severity { kInfo, kWarning, kCritical };
 

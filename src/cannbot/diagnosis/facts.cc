@@ -171,7 +171,7 @@ Facts GatherFacts(const profile::Profile& profile, const KernelProfile& kernel) 
   Facts facts;
   // Non-finite values (only a hand-built profile can hold them) count as not measured.
   for (const auto& [name, metric] : kernel.metrics) {
-    if (std::isfinite(metric.value)) facts[name] = {metric.value, metric.unit, ""};
+    if (std::isfinite(metric.value)) facts[name] = {metric.value, metric.unit, metric.note};
   }
   if (kernel.block_dim && *kernel.block_dim > 0) {
     facts["block_dim"] = {static_cast<double>(*kernel.block_dim), "blocks", ""};

@@ -17,6 +17,9 @@ constexpr const char* kAdvisor = "vendor advisor";
 constexpr const char* kVendorDocs = "vendor docs";
 constexpr const char* kNsight = "Nsight Compute guidance";
 constexpr const char* kHeuristic = "cannbot heuristic";
+constexpr const char* kCompilerReport = "GCC vectorisation report";
+constexpr const char* kObjectCode = "the kernel's object code";
+constexpr const char* kMxcsr = "MXCSR exception flags";
 
 // Derived facts (facts.cc).
 constexpr const char* kMte2OverCompute = "mte2_over_compute";
@@ -36,6 +39,12 @@ constexpr Severity kInfo = Severity::kInfo;
 const Condition kCubeSaturated{m::kMacRatio, Cmp::kGreaterEqual, 0.8, kAdvisor};
 const Condition kVectorSaturated{m::kVecRatio, Cmp::kGreaterEqual, 0.7, kAdvisor};
 const Condition kCubeDoesTheWork{m::kMacRatio, Cmp::kGreaterEqual, 0.5, kHeuristic};
+// Concrete causes a CPU self-profile can show.
+// Nearly all of the object's floating-point arithmetic scalar (a static count: a vector loop
+// with a scalar tail has a large scalar share, so only the extreme says "not vectorised").
+const Condition kScalarCode{m::kScalarFpShare, Cmp::kGreaterEqual, 0.9, kObjectCode};
+const Condition kLibraryMath{m::kMathCalls, Cmp::kGreaterEqual, 1, kObjectCode};
+const Condition kSubnormalTrap{m::kSubnormalSlowdown, Cmp::kGreaterEqual, 1.5, kHeuristic};
 
 }  // namespace
 
@@ -95,6 +104,14 @@ const std::vector<BottleneckInfo>& Bottlenecks() {
         "tolerance allows.",
         "Moving data faster will not help much here; doing less arithmetic will."},
        "needs mac_ratio, vec_ratio or compute_utilization"},
+      {kSubnormalNumbers, "subnormal numbers (microcode assists)",
+       {"Keep every intermediate a normal number: clamp exp arguments at -87 (fp32), write "
+        "results that would fall below FLT_MIN (1.2e-38) as 0 before the multiply that makes "
+        "them, keep tiny values away from squares that underflow.",
+        "Or set flush-to-zero and denormals-are-zero (MXCSR) when the kernel starts and restore "
+        "the caller's state before it returns: within any tolerance, subnormals are below "
+        "1.2e-38."},
+       "needs a self-profile on a CPU (subnormal_results, subnormal_slowdown)"},
   };
   return table;
 }
@@ -140,6 +157,17 @@ const std::vector<Rule>& Rules() {
       {kLowVectorization, kWarn, {m::kScalarRatio, Cmp::kGreaterEqual, 0.5, kHeuristic},
        {{m::kVecRatio, Cmp::kLess, 0.5, kBrief}}, {},
        "The scalar unit is busy {scalar_ratio} of the time while the vector unit idles."},
+      // CPU kernels without counters: what GCC's vectorisation report and the object code say.
+      {kLowVectorization, kCrit, {m::kVectorizedLoopShare, Cmp::kLess, 1.0, kCompilerReport},
+       {kScalarCode}, {},
+       "The compiler left the kernel's arithmetic scalar ({scalar_fp_share} of its "
+       "floating-point instructions): {vectorized_loop_share.note}."},
+      {kLowVectorization, kWarn, {m::kVectorizedLoopShare, Cmp::kLess, 1.0, kCompilerReport}, {},
+       {kScalarCode},
+       "Not every loop of the kernel is vectorised: {vectorized_loop_share.note}."},
+      {kLowVectorization, kWarn, {m::kMathCalls, Cmp::kGreaterEqual, 1, kObjectCode}, {}, {},
+       "The kernel calls {math_calls.note} from the C math library: one scalar call per "
+       "element, which keeps its loop scalar."},
       // --- redundant control flow
       {kControlFlow, kWarn, {m::kBranchMissRate, Cmp::kGreater, 0.05, kHeuristic}, {}, {},
        "{branch_miss_rate} of branches are mispredicted."},
@@ -162,10 +190,14 @@ const std::vector<Rule>& Rules() {
        {{kPipelineSum, Cmp::kGreaterEqual, 0.9, kAdvisor}},
        "No pipeline is busy more than {max_pipeline_ratio} of the time: the kernel waits on "
        "latency, not throughput."},
-      {kLatencyBound, kWarn, {kMaxUtilization, Cmp::kLess, 0.6, kNsight}, {}, {},
+      // Where the code shows a concrete cause (scalar arithmetic, library calls, subnormals),
+      // that is the finding, not "bound by nothing".
+      {kLatencyBound, kWarn, {kMaxUtilization, Cmp::kLess, 0.6, kNsight}, {},
+       {kScalarCode, kLibraryMath, kSubnormalTrap},
        "Neither compute nor memory reaches 60% of peak (at most {max_utilization}): latency "
        "or too little parallelism limits the kernel."},
-      {kLatencyBound, kWarn, {m::kRooflineFraction, Cmp::kLess, 0.3, kHeuristic}, {}, {},
+      {kLatencyBound, kWarn, {m::kRooflineFraction, Cmp::kLess, 0.3, kHeuristic}, {},
+       {kScalarCode, kLibraryMath, kSubnormalTrap},
        "The kernel reaches {roofline_fraction} of this machine's roofline: neither compute "
        "nor bandwidth is the limit."},
       // --- core-count imbalance
@@ -186,6 +218,15 @@ const std::vector<Rule>& Rules() {
        {}, "Compute runs at {compute_utilization} of peak: the kernel is compute-bound."},
       {kComputeBound, kInfo, {m::kComputeUtilization, Cmp::kGreaterEqual, 0.6, kBrief}, {}, {},
        "Compute runs at {compute_utilization} of peak, above the 60% a tuned kernel reaches."},
+      // --- subnormal numbers
+      {kSubnormalNumbers, kCrit, kSubnormalTrap, {}, {},
+       "On the op's edge inputs the kernel runs {subnormal_slowdown} as long as with "
+       "flush-to-zero: subnormal numbers cost this CPU a microcode assist each."},
+      {kSubnormalNumbers, kWarn, {m::kSubnormalResults, Cmp::kGreaterEqual, 1, kMxcsr}, {},
+       {kSubnormalTrap},
+       "The kernel produces subnormal numbers on the op's edge inputs "
+       "({subnormal_results.note}): Intel cores take a microcode assist for each, so it runs "
+       "far slower there than the timing on this CPU shows."},
   };
   return table;
 }

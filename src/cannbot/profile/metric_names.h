@@ -50,6 +50,18 @@ inline constexpr const char* kTaskWaitUs = "task_wait_us";
 inline constexpr const char* kDurationCiLowUs = "duration_ci95_low_us";
 inline constexpr const char* kDurationCiHighUs = "duration_ci95_high_us";
 
+// What a CPU kernel's code and its runs say where no counters exist (the self-profile):
+// innermost loops GCC vectorised / all of them (note: the first scalar loop and why); scalar
+// floating-point arithmetic / all of it in the object code; library math functions called
+// (count, note: which); 1 when the kernel produced subnormal numbers on the op's edge inputs
+// (MXCSR flags); its time on those inputs / its time with flush-to-zero and
+// denormals-are-zero set.
+inline constexpr const char* kVectorizedLoopShare = "vectorized_loop_share";
+inline constexpr const char* kScalarFpShare = "scalar_fp_share";
+inline constexpr const char* kMathCalls = "math_calls";
+inline constexpr const char* kSubnormalResults = "subnormal_results";
+inline constexpr const char* kSubnormalSlowdown = "subnormal_slowdown";
+
 // Share of the whole profile's time spent in layout transforms (TransData, Transpose, ...).
 inline constexpr const char* kLayoutTransformShare = "layout_transform_share";
 // Cores of the device the kernel ran on (for last-wave imbalance), when known.

@@ -56,7 +56,9 @@ Result<Metric> ReadMetric(const json& value, const std::string& name, const std:
   }
   if (!value.is_object()) return Bad(path, "expected {\"value\": number, \"unit\": string}");
   for (const auto& [key, unused] : value.items()) {
-    if (key != "value" && key != "unit") return Bad(path + "." + key, "unknown field");
+    if (key != "value" && key != "unit" && key != "note") {
+      return Bad(path + "." + key, "unknown field");
+    }
   }
   auto v = value.find("value");
   if (v == value.end() || !v->is_number()) return Bad(path + ".value", "expected a number");
@@ -69,6 +71,7 @@ Result<Metric> ReadMetric(const json& value, const std::string& name, const std:
   } else {
     return Bad(path + ".unit", "expected a string");
   }
+  CANNBOT_RETURN_IF_ERROR(ReadString(value, "note", path, &metric.note));
   return metric;
 }
 
@@ -194,6 +197,7 @@ nlohmann::json Profile::ToJson() const {
     json metrics = json::object();
     for (const auto& [name, metric] : k.metrics) {
       metrics[name] = {{"value", metric.value}, {"unit", metric.unit}};
+      if (!metric.note.empty()) metrics[name]["note"] = metric.note;
     }
     kernel["metrics"] = std::move(metrics);
     list.push_back(std::move(kernel));

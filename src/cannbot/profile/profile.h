@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,8 +28,14 @@ inline constexpr const char* kJsonFormat = "cannbot-profile";
 inline constexpr int kJsonVersion = 1;
 
 struct Metric {
+  Metric(double value_ = 0, std::string unit_ = "", std::string note_ = "")
+      : value(value_), unit(std::move(unit_)), note(std::move(note_)) {}
+
   double value = 0;
   std::string unit;  // "ratio" (0..1), "GB/s", "GFLOP/s", "us", "cycles", "count", "flop/byte"
+  // What the value refers to, in words, when a number alone does not say it (the self-profile:
+  // "the loop at line 9 is not vectorised: the call to expf blocks it"); "" for most metrics.
+  std::string note;
 
   bool operator==(const Metric&) const = default;
 };

@@ -175,40 +175,20 @@ Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::stri
   if (!target.wrapper.empty()) {
     CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_wrapper.cpp"), target.wrapper));
   }
-  SpawnOptions options;
-  if (config_.sandbox) {
-    const std::string runner =
-        config_.runner_path.empty() ? DefaultRunnerPath() : config_.runner_path;
-    options.argv = {runner, "exec", "--work-dir=" + dir.path(),
-                    "--cpu-seconds=" + std::to_string(config_.timeout.count() / 1000 + 1),
-                    "--address-space-mb=" + std::to_string(config_.address_space_mb)};
-    if (config_.insecure_sandbox) options.argv.push_back("--insecure");
-    options.argv.push_back("--");
-  }
-  const size_t command_start = options.argv.size();
-  options.argv.push_back(compiler_path_);
-  for (const std::string& flag : config_.flags) options.argv.push_back(flag);
-  for (const std::string& flag : target.flags) options.argv.push_back(flag);
-  for (const char* flag : kFixedFlags) options.argv.push_back(flag);
+  std::vector<std::string> command = {compiler_path_};
+  for (const std::string& flag : config_.flags) command.push_back(flag);
+  for (const std::string& flag : target.flags) command.push_back(flag);
+  for (const char* flag : kFixedFlags) command.push_back(flag);
   for (const char* extra : {"-include", "cannbot_contract.h", "kernel.cpp"}) {
-    options.argv.push_back(extra);
+    command.push_back(extra);
   }
-  if (!target.wrapper.empty()) options.argv.push_back("cannbot_wrapper.cpp");
-  for (const char* extra : {"-o", "kernel.so", "-Wl,--no-undefined"}) {
-    options.argv.push_back(extra);
-  }
-  options.working_dir = dir.path();
-  // Nothing of the daemon's environment (API keys, tokens) reaches the compiler, whose output
-  // a kernel's author sees. Scratch files and any dotfiles go to the private directory;
-  // LC_ALL=C keeps messages plain ASCII, for logs, reasons and repair prompts.
-  options.inherit_environment = false;
-  options.environment = {std::string("PATH=") + kChildPath, "LANG=C", "LC_ALL=C",
-                         "HOME=" + dir.path(), "TMPDIR=" + dir.path()};
+  if (!target.wrapper.empty()) command.push_back("cannbot_wrapper.cpp");
+  for (const char* extra : {"-o", "kernel.so", "-Wl,--no-undefined"}) command.push_back(extra);
   CompileResult result;
   // As configured, not as resolved: the command is for people, and for its flags.
-  result.command = Join(std::vector<std::string>(
-      options.argv.begin() + static_cast<long>(command_start), options.argv.end()));
+  result.command = Join(command);
   result.command.replace(0, compiler_path_.size(), config_.compiler);
+  const SpawnOptions options = ConfinedToolOptions(dir.path(), std::move(command));
   CANNBOT_ASSIGN_OR_RETURN(CommandResult run,
                            RunCommand(options, config_.timeout, config_.max_log_bytes));
   result.log = run.output;
@@ -232,6 +212,41 @@ Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::stri
   *shared_object_bytes = std::move(bytes).value();
   result.ok = true;
   return result;
+}
+
+SpawnOptions Compiler::ConfinedToolOptions(const std::string& work_dir,
+                                           std::vector<std::string> command) const {
+  SpawnOptions options;
+  if (config_.sandbox) {
+    const std::string runner =
+        config_.runner_path.empty() ? DefaultRunnerPath() : config_.runner_path;
+    options.argv = {runner, "exec", "--work-dir=" + work_dir,
+                    "--cpu-seconds=" + std::to_string(config_.timeout.count() / 1000 + 1),
+                    "--address-space-mb=" + std::to_string(config_.address_space_mb)};
+    if (config_.insecure_sandbox) options.argv.push_back("--insecure");
+    options.argv.push_back("--");
+  }
+  options.argv.insert(options.argv.end(), command.begin(), command.end());
+  options.working_dir = work_dir;
+  // Nothing of the daemon's environment (API keys, tokens) reaches the tool, whose output a
+  // kernel's author sees. Scratch files and any dotfiles go to the private directory;
+  // LC_ALL=C keeps messages plain ASCII, for logs, reasons and repair prompts.
+  options.inherit_environment = false;
+  options.environment = {std::string("PATH=") + kChildPath, "LANG=C", "LC_ALL=C",
+                         "HOME=" + work_dir, "TMPDIR=" + work_dir};
+  return options;
+}
+
+Result<CommandResult> Compiler::RunConfinedTool(const std::string& work_dir,
+                                                std::vector<std::string> command,
+                                                size_t max_output_bytes) const {
+  if (!command.empty()) {
+    const std::string found = FindInPath(command[0], kChildPath);
+    if (found.empty()) return Status::NotFound(command[0] + " is not installed");
+    command[0] = found;
+  }
+  return RunCommand(ConfinedToolOptions(work_dir, std::move(command)), config_.timeout,
+                    max_output_bytes);
 }
 
 Result<CompileResult> Compiler::BuildCached(const TargetBuild& target, const std::string& source,

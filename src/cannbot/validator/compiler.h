@@ -24,6 +24,7 @@
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/store/store.h"
 #include "cannbot/util/status.h"
+#include "cannbot/util/subprocess.h"
 
 namespace cannbot::validator {
 
@@ -102,7 +103,16 @@ class Compiler {
   static std::string Prelude(const ops::OpSpec& op);
   const CompilerConfig& config() const { return config_; }
 
+  // Runs one of the compiler's companion tools (objdump) on files of `work_dir` the way the
+  // compiler runs: confined, in that directory, with the same limits and no environment.
+  // `command[0]` is looked up in the system directories (NotFound when absent).
+  Result<CommandResult> RunConfinedTool(const std::string& work_dir,
+                                        std::vector<std::string> command,
+                                        size_t max_output_bytes) const;
+
  private:
+  SpawnOptions ConfinedToolOptions(const std::string& work_dir,
+                                   std::vector<std::string> command) const;
   // `target` with its defaults filled in for `op`.
   static TargetBuild Resolve(const ops::OpSpec& op, const TargetBuild& target);
   std::string CacheKey(const TargetBuild& target, const std::string& source) const;

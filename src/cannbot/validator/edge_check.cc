@@ -1,8 +1,11 @@
 #include "cannbot/validator/edge_check.h"
 
+#include <cmath>
 #include <cstdio>
 
+#include "cannbot/ops/dtype_values.h"
 #include "cannbot/util/json_fields.h"
+#include "cannbot/validator/inputs.h"
 #include "cannbot/validator/runner_protocol.h"
 
 namespace cannbot::validator {
@@ -45,6 +48,40 @@ Result<EdgeTiming> TimingFromJson(const nlohmann::json& json, const std::string&
 
 }  // namespace
 
+std::string DescribeEdgeInputs(const ops::OpSpec& op, const ops::Shape& shape) {
+  std::string text;
+  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kInput)) {
+    const ops::Distribution d = WithEdges(op, shape, p->name);
+    if (d.edge_values.empty() || d.edge_fraction <= 0) continue;
+    char head[96];
+    std::snprintf(head, sizeof(head), "%s%s: %g%% from {", text.empty() ? "" : "; ",
+                  p->name.c_str(), d.edge_fraction * 100);
+    text += head;
+    for (size_t i = 0; i < d.edge_values.size() && i < 6; ++i) {
+      char value[32];
+      std::snprintf(value, sizeof(value), "%s%g", i == 0 ? "" : ", ", d.edge_values[i]);
+      text += value;
+    }
+    if (d.edge_values.size() > 6) {
+      text += ", ... " + std::to_string(d.edge_values.size()) + " values";
+    }
+    text += "}";
+  }
+  return text;
+}
+
+bool HoldsSubnormals(const std::vector<ops::Tensor>& tensors) {
+  for (const ops::Tensor& t : tensors) {
+    if (!ops::DTypeIsFloat(t.dtype())) continue;
+    const double min_normal = ops::Limits(t.dtype()).min_normal;
+    for (int64_t i = 0; i < t.elements(); ++i) {
+      const double v = std::fabs(t.At(i));
+      if (v > 0 && v < min_normal) return true;
+    }
+  }
+  return false;
+}
+
 std::string DescribeFpExceptions(uint32_t flags) {
   static const std::pair<uint32_t, const char*> kNames[] = {
       {proto::kFpInvalid, "invalid"},        {proto::kFpDenormalOperand, "denormal operand"},
@@ -57,11 +94,13 @@ std::string DescribeFpExceptions(uint32_t flags) {
   return text.empty() ? "none" : text;
 }
 
+bool MadeSubnormals(uint32_t flags, bool inputs_subnormal) {
+  // With subnormal inputs, both flags may come from computing on them, as the op must.
+  return !inputs_subnormal && (flags & (proto::kFpUnderflow | proto::kFpDenormalOperand)) != 0;
+}
+
 bool EdgeCheck::MadeSubnormals(const EdgeTiming& t) const {
-  const uint32_t flags = t.edge_fp_exceptions;
-  if ((flags & proto::kFpUnderflow) != 0 && !inputs_subnormal) return true;
-  // Subnormal operands the inputs did not bring: the kernel made them itself.
-  return (flags & proto::kFpDenormalOperand) != 0 && !inputs_subnormal;
+  return validator::MadeSubnormals(t.edge_fp_exceptions, inputs_subnormal);
 }
 
 void EdgeCheck::Judge() {

@@ -16,9 +16,11 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/ops/op_spec.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::validator {
@@ -51,6 +53,16 @@ struct EdgeCheck {
   // Two lines for the verdict table, "" when the check did not run.
   std::string RenderText() const;
 };
+
+// "x: 2% from {0, -0, 1e-30, ... 14 values}" for the edge values `shape`'s inputs get
+// (inputs.h WithEdges); "" when no input has any.
+std::string DescribeEdgeInputs(const ops::OpSpec& op, const ops::Shape& shape);
+// True when a floating-point tensor holds a subnormal value.
+bool HoldsSubnormals(const std::vector<ops::Tensor>& tensors);
+
+// Whether MXCSR flags raised on some inputs show subnormal numbers the kernel made itself: an
+// underflow, or a subnormal operand where the inputs held none.
+bool MadeSubnormals(uint32_t fp_exceptions, bool inputs_subnormal);
 
 // "underflow, denormal operand" for MXCSR exception flags; "none" for 0.
 std::string DescribeFpExceptions(uint32_t flags);

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <random>
 
-#include "cannbot/ops/dtype_values.h"
 #include "cannbot/validator/compare.h"
 #include "cannbot/validator/harness.h"
 #include "cannbot/validator/inputs.h"
@@ -51,41 +50,6 @@ std::vector<ops::Tensor> MakeTwin(const ops::OpSpec& op, const ops::Shape& shape
     }
   }
   return inputs;
-}
-
-bool HoldsSubnormals(const std::vector<CallData>& sets) {
-  for (const CallData& set : sets) {
-    for (const ops::Tensor& t : set.inputs) {
-      if (!ops::DTypeIsFloat(t.dtype())) continue;
-      const double min_normal = ops::Limits(t.dtype()).min_normal;
-      for (int64_t i = 0; i < t.elements(); ++i) {
-        const double v = std::fabs(t.At(i));
-        if (v > 0 && v < min_normal) return true;
-      }
-    }
-  }
-  return false;
-}
-
-// "x: 2% from {0, -0, 1e-30, ... 14 values}"; "" when no input has edge values.
-std::string DescribeEdges(const ops::OpSpec& op, const ops::Shape& shape) {
-  std::string text;
-  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kInput)) {
-    const ops::Distribution d = WithEdges(op, shape, p->name);
-    if (d.edge_values.empty() || d.edge_fraction <= 0) continue;
-    char head[96];
-    std::snprintf(head, sizeof(head), "%s%s: %g%% from {", text.empty() ? "" : "; ",
-                  p->name.c_str(), d.edge_fraction * 100);
-    text += head;
-    for (size_t i = 0; i < d.edge_values.size() && i < 6; ++i) {
-      char value[32];
-      std::snprintf(value, sizeof(value), "%s%g", i == 0 ? "" : ", ", d.edge_values[i]);
-      text += value;
-    }
-    if (d.edge_values.size() > 6) text += ", ... " + std::to_string(d.edge_values.size()) + " values";
-    text += "}";
-  }
-  return text;
 }
 
 struct Batch {
@@ -258,7 +222,7 @@ std::string Gate::CheckEdgeBatch(int role, const std::vector<CallData>& edge_set
 
 Result<std::optional<PerfReport>> Gate::RunEdgeCheck(const std::vector<double> (&times)[2]) {
   EdgeCheck& check = report_.edges;
-  check.inputs = DescribeEdges(op_, shape_);
+  check.inputs = DescribeEdgeInputs(op_, shape_);
   if (check.inputs.empty()) {
     check.inputs = "the op declares no edge values";
     return std::optional<PerfReport>();
@@ -271,7 +235,9 @@ Result<std::optional<PerfReport>> Gate::RunEdgeCheck(const std::vector<double> (
                                                        "perf-edges/" + std::to_string(k))));
     edge_sets.push_back(std::move(set));
   }
-  check.inputs_subnormal = HoldsSubnormals(edge_sets);
+  check.inputs_subnormal = std::any_of(edge_sets.begin(), edge_sets.end(), [](const CallData& set) {
+    return HoldsSubnormals(set.inputs);
+  });
   for (const auto& runner : runners_) {
     for (size_t p = 0; p < positions_.size(); ++p) {
       StageInputs(runner->region(), positions_[p], edge_sets[p % edge_sets.size()]);

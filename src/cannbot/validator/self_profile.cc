@@ -13,10 +13,13 @@
 #include "cannbot/profile/metric_names.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/util/stats.h"
+#include "cannbot/validator/code_report.h"
+#include "cannbot/validator/edge_check.h"
 #include "cannbot/validator/harness.h"
 #include "cannbot/validator/inputs.h"
 #include "cannbot/validator/machine_model.h"
 #include "cannbot/validator/numeric_check.h"
+#include "cannbot/validator/subnormal_probe.h"
 
 namespace cannbot::validator {
 namespace {
@@ -199,6 +202,49 @@ void AddRoofline(const ops::OpSpec& op, const ops::Shape& shape, const MachineMo
   if (bound > 0) k->metrics[m::kRooflineFraction] = {bound / t.median, "ratio"};
 }
 
+// What the compiler and the object code say, as metrics with their words in the notes.
+void AddCodeEvidence(const CodeReport& code, profile::KernelProfile* k,
+                     std::vector<std::string>* notes) {
+  if (code.HasLoops()) {
+    const std::string scalar = code.WorstScalarLoop();
+    k->metrics[m::kVectorizedLoopShare] = {
+        code.VectorizedLoopShare(), "ratio",
+        scalar.empty() ? "every innermost loop is vectorised" : scalar};
+  }
+  if (code.disassembled) {
+    char mix[96];
+    std::snprintf(mix, sizeof(mix), "%d scalar and %d vector floating-point instructions",
+                  code.scalar_fp_instructions, code.vector_fp_instructions);
+    if (code.HasInstructionMix()) k->metrics[m::kScalarFpShare] = {code.ScalarFpShare(), "ratio", mix};
+    std::string calls;
+    for (const std::string& f : code.math_calls) calls += (calls.empty() ? "" : ", ") + f;
+    k->metrics[m::kMathCalls] = {static_cast<double>(code.math_calls.size()), "count",
+                                 calls.empty() ? "no library math calls" : calls};
+  }
+  for (const std::string& note : code.notes) notes->push_back(note);
+}
+
+// The op's edge inputs (else its perf inputs) with and without flush-to-zero.
+void AddSubnormalEvidence(KernelRunner* runner, const ops::OpSpec& op, const ops::Shape& shape,
+                          const PreparedCall& call, const std::string& inputs,
+                          const SelfProfileConfig& config, profile::KernelProfile* k,
+                          std::vector<std::string>* notes) {
+  auto probe = ProbeSubnormals(runner, op, shape, call, inputs, config.min_batch_seconds,
+                               config.call_timeout);
+  if (!probe.ok()) {
+    notes->push_back("no subnormal probe: " + probe.status().message());
+    return;
+  }
+  char text[256];
+  std::snprintf(text, sizeof(text), "on %s: %.3f ms per call, %.3f ms with flush-to-zero",
+                probe->inputs.c_str(), probe->seconds * 1e3, probe->flushed_seconds * 1e3);
+  k->metrics[m::kSubnormalSlowdown] = {probe->Slowdown(), "x", text};
+  k->metrics[m::kSubnormalResults] = {
+      probe->made_subnormals ? 1.0 : 0.0, "count",
+      (probe->made_subnormals ? "MXCSR " + DescribeFpExceptions(probe->fp_exceptions) + " on "
+                              : "no subnormal numbers on ") + probe->inputs};
+}
+
 }  // namespace
 
 Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& kernel,
@@ -218,13 +264,26 @@ Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& 
     built_in = InProcessReference(op);
     reference = built_in.get();
   }
-  CANNBOT_ASSIGN_OR_RETURN(
-      const PreparedCall staged,
-      PrepareCall(*reference, op, shape, config.seed.value_or(NewSeed()), "self-profile", 0));
+  const uint64_t seed = config.seed.value_or(NewSeed());
+  CANNBOT_ASSIGN_OR_RETURN(const PreparedCall staged,
+                           PrepareCall(*reference, op, shape, seed, "self-profile", 0));
+  // The subnormal probe's call: the op's edge inputs where it has them, placed after the first.
+  const std::string edge_values = DescribeEdgeInputs(op, shape);
+  PreparedCall probe_call = staged;
+  std::string probe_inputs = "the perf inputs";
+  if (config.subnormal_probe && !edge_values.empty()) {
+    probe_call.layout = CallLayout::Plan(op, shape, staged.layout.end);
+    CANNBOT_ASSIGN_OR_RETURN(
+        probe_call.data, WithReference(*reference, shape,
+                                       GenerateEdgeInputs(op, shape, seed, "self-profile-edges")));
+    probe_inputs = "the op's edge inputs (" + edge_values + ")";
+  }
 
   const std::set<pid_t> before = RunnerChildren();
-  CANNBOT_ASSIGN_OR_RETURN(auto runner,
-                           KernelRunner::Start(config.runner, staged.layout.end, work.path()));
+  CANNBOT_ASSIGN_OR_RETURN(
+      auto runner, KernelRunner::Start(config.runner,
+                                       std::max(staged.layout.end, probe_call.layout.end),
+                                       work.path()));
   std::set<pid_t> after = RunnerChildren();
   for (pid_t p : before) after.erase(p);
   Status loaded = runner->Load(0, built.shared_object_path, op.name, ArgKinds(op));
@@ -259,6 +318,13 @@ Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& 
   if (config.hardware_counters) {
     AddCounters(runner.get(), args, after.size() == 1 ? *after.begin() : -1, config,
                 work.path(), &k, &result.notes);
+  }
+  if (config.subnormal_probe) {
+    AddSubnormalEvidence(runner.get(), op, shape, probe_call, probe_inputs, config, &k,
+                         &result.notes);
+  }
+  if (config.code_report) {
+    AddCodeEvidence(AnalyseKernelCode(compiler, op, kernel.text, work.path()), &k, &result.notes);
   }
   for (const std::string& w : runner->sandbox_warnings()) {
     result.notes.push_back("sandbox: " + w);

@@ -11,6 +11,13 @@
 // runner during extra batches, when perf exists and the machine has them; in virtual
 // machines they are usually "<not supported>" and the profile says so in its notes.
 //
+// Where counters are missing the code itself is evidence (metric_names.h): GCC's
+// vectorisation report and the object's instruction mix (code_report.h: which loop stayed
+// scalar and why, library math calls), and a subnormal probe (subnormal_probe.h: the op's
+// edge inputs timed with and without flush-to-zero, and the MXCSR flags they raised). The
+// diagnosis names the cause from them ("the loop at line 9 is not vectorised: the call to
+// expf blocks it") instead of "latency-bound".
+//
 // Thread-safety: SelfProfile may run from several threads, but two timings at once on a
 // small machine disturb each other: callers that care serialise (as the perf gate does).
 #pragma once
@@ -42,6 +49,8 @@ struct SelfProfileConfig {
   bool hardware_counters = true;    // try `perf stat` on the runner
   std::string perf_program = "perf";
   double counter_seconds = 0.3;     // how long perf counts
+  bool code_report = true;          // vectorisation report and instruction mix (code_report.h)
+  bool subnormal_probe = true;      // FTZ/DAZ timing and MXCSR flags (subnormal_probe.h)
   std::optional<uint64_t> seed;     // inputs; none: a fresh seed
 };
 

@@ -1,0 +1,40 @@
+// SubnormalProbe: does a kernel pay for subnormal numbers? The self-profile's evidence for the
+// trap that costs Intel cores a microcode assist per subnormal result or operand.
+//
+// The kernel runs on one prepared call (the op's edge inputs where its spec has them, else the
+// perf inputs) in alternating batches with the caller's floating-point state and with
+// flush-to-zero and denormals-are-zero set: the ratio of the two times is what subnormals
+// cost on this CPU (about 1 on AMD cores, far more on Intel ones), and the MXCSR flags of the
+// plain runs say whether the kernel made subnormal numbers at all, on any CPU.
+//
+// Thread-safety: uses the caller's runner; one probe at a time per runner.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/validator/harness.h"
+#include "cannbot/validator/kernel_runner.h"
+
+namespace cannbot::validator {
+
+struct SubnormalProbeResult {
+  std::string inputs;             // which inputs: "the op's edge inputs (x: 2% from {...})"
+  double seconds = 0;             // median per call as the kernel runs normally
+  double flushed_seconds = 0;     // median per call with flush-to-zero and denormals-are-zero
+  uint32_t fp_exceptions = 0;     // MXCSR flags of the normal runs (runner_protocol.h)
+  bool made_subnormals = false;   // underflow or subnormal operands the inputs did not hold
+
+  double Slowdown() const { return flushed_seconds > 0 ? seconds / flushed_seconds : 0; }
+};
+
+// `call` is staged at its layout in `runner`'s region (Arm). Errors: the kernel failed or
+// computed wrong numbers on these inputs (InvalidArgument or the runner's status).
+Result<SubnormalProbeResult> ProbeSubnormals(KernelRunner* runner, const ops::OpSpec& op,
+                                             const ops::Shape& shape, const PreparedCall& call,
+                                             std::string inputs, double min_batch_seconds,
+                                             std::chrono::milliseconds timeout);
+
+}  // namespace cannbot::validator
