@@ -7,6 +7,7 @@
 #include <set>
 
 #include "builtin_ops.h"
+#include "cannbot/optimize/offline_provider.h"
 #include "cannbot/skills/skill.h"
 #include "cannbot/util/data_dir.h"
 #include "cannbot/validator/validator.h"
@@ -56,6 +57,21 @@ TEST_F(EdgeInputsTest, ASubnormalTrapIsReportedOnAnyMachine) {
   EXPECT_NE(v.RenderText().find("WARNING: the candidate produced subnormal"), std::string::npos);
   // The naive kernel's std::exp makes them too (it is not the candidate's warning).
   EXPECT_TRUE(edges.MadeSubnormals(edges.baseline));
+}
+
+// The offline search's remedy for a flagged variant: the same kernel with flush-to-zero set
+// around the call. It still validates (the caller's state is restored), and its underflow
+// flags are not called a trap.
+TEST_F(EdgeInputsTest, TheTrapWithFlushToZeroAroundItValidatesAndIsNotFlagged) {
+  const ops::OpSpec* softmax = cannbot_test::BuiltInOps().Find("softmax");
+  const KernelSource trap = Kernel(Fixture("kernels/softmax/subnormal_trap.cpp"));
+  const Verdict v =
+      Validate("softmax", {"trap+ftz", optimize::WithFlushToZero(*softmax, trap.text)});
+  ASSERT_TRUE(v.numeric.has_value() && v.numeric->ok) << v.RenderText() << v.compile.log;
+  ASSERT_TRUE(v.perf.has_value() && v.perf->edges.ran) << v.RenderText();
+  EXPECT_TRUE(v.perf->edges.candidate.sets_fp_control);
+  EXPECT_FALSE(v.perf->edges.MadeSubnormals(v.perf->edges.candidate)) << v.RenderText();
+  EXPECT_EQ(v.perf->edges.warning.find("subnormal"), std::string::npos) << v.perf->edges.warning;
 }
 
 TEST_F(EdgeInputsTest, TheFixedSoftmaxExampleMakesNoSubnormals) {

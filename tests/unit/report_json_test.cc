@@ -130,7 +130,7 @@ class Gen {
       p.edges.inputs_subnormal = Coin();
       for (validator::EdgeTiming* t : {&p.edges.baseline, &p.edges.candidate}) {
         *t = {Number(), Number(), Number(), static_cast<uint32_t>(Below(64)),
-              static_cast<uint32_t>(Below(64))};
+              static_cast<uint32_t>(Below(64)), Coin()};
       }
       p.edges.warning = Coin() ? "" : Text();
     } else if (Coin()) {

@@ -1,5 +1,6 @@
 #include "cannbot/engine/engine.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "cannbot/diagnosis/diagnosis.h"
@@ -131,9 +132,12 @@ config::Config Engine::JobConfig(const JobOptions& options) const {
     }
   }
   if (options.samples) c.loop.samples = *options.samples;
-  // Offline, the recipes' parameter search decides how many rounds it needs.
+  // Offline, the recipes' search decides how many rounds it needs (its variant budget ends
+  // it), and it goes on until a kernel is within 5% of the measured roofline.
+  const bool offline = c.llm.base_url.empty();
   if (options.rounds) c.loop.rounds = *options.rounds;
-  else if (c.llm.base_url.empty()) c.loop.rounds = 8;
+  else if (offline) c.loop.rounds = 12;
+  if (offline) c.loop.good_enough_roofline = std::max(c.loop.good_enough_roofline, 0.95);
   if (options.min_speedup) c.loop.min_speedup = *options.min_speedup;
   if (options.time_budget_seconds) c.loop.time_budget_seconds = *options.time_budget_seconds;
   if (options.good_enough_roofline) c.loop.good_enough_roofline = *options.good_enough_roofline;

@@ -4,25 +4,17 @@
 #include "cannbot/util/data_dir.h"
 
 namespace cannbot::engine {
-namespace {
-
-// What an offline search result is valid for: the target, the op and its perf shape, the
-// machine model (CPU model, features and count, for targets timed here: a store shared by
-// different machines gives each its own winners, identical machines share them) and the
-// compiler.
 std::string TuningKey(const ops::OpSpec& op, const target::Target& target,
-                      validator::Validator& validator) {
-  // Timings on this CPU depend on the machine; a target timed elsewhere (a cost model) does not,
-  // and needs no roofline measured here.
-  const std::string machine = target.RunsOnThisCpu() ? validator.Machine().cpu_key : "-";
+                      const validator::MachineModel& machine,
+                      const validator::CompilerConfig& compiler) {
+  // Timings on this CPU depend on the machine model; a target timed elsewhere (a cost model)
+  // does not, and needs no roofline measured here.
+  const std::string model = target.RunsOnThisCpu() ? machine.cpu_key : "-";
   std::string key = std::string(target.name()) + "|" + op.name + "|" +
-                    op.PerfShape().Describe() + "|" + machine + "|" +
-                    validator.config().compiler.compiler;
-  for (const std::string& flag : validator.config().compiler.flags) key += " " + flag;
+                    op.PerfShape().Describe() + "|" + model + "|" + compiler.compiler;
+  for (const std::string& flag : compiler.flags) key += " " + flag;
   return key;
 }
-
-}  // namespace
 
 Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
@@ -33,7 +25,11 @@ Result<ProviderBundle> MakeProvider(const config::Config& config,
   if (config.llm.base_url.empty()) {
     bundle.offline = true;
     bundle.provider = std::make_unique<optimize::OfflineProvider>(
-        &library, store, TuningKey(op, target, validator), offline);
+        &library, store,
+        TuningKey(op, target,
+                  target.RunsOnThisCpu() ? validator.Machine() : validator::MachineModel{},
+                  validator.config().compiler),
+        offline);
     return bundle;
   }
   if (config.llm.model.empty()) {

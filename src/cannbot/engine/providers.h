@@ -30,13 +30,21 @@ struct ProviderBundle {
 };
 
 // The LLM provider when config.llm.base_url is set, else the offline recipes (which remember
-// their winners in `store` under a key for the target, `op`, its perf shape, this machine and
-// compiler: a winner for one target is never offered to another).
+// their winners in `store` under TuningKey: a winner for one target or machine model is never
+// offered to another).
 Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
                                     validator::Validator& validator, const ops::OpSpec& op,
                                     const target::Target& target,
                                     const optimize::OfflineConfig& offline);
+
+// What an offline search result is valid for: the target, the op and its perf shape, the
+// machine model (MachineModel::cpu_key, for targets timed on this CPU: a store shared by
+// different machines gives each its own winners, identical machines share them) and the
+// compiler with its flags.
+std::string TuningKey(const ops::OpSpec& op, const target::Target& target,
+                      const validator::MachineModel& machine,
+                      const validator::CompilerConfig& compiler);
 
 // Built-in skills plus the configured directories (a team's first, so they can override).
 skills::SkillLibrary LoadSkills(const config::Config& config,

@@ -44,6 +44,19 @@ std::string CompilerErrors(const std::string& log) {
   return out.empty() ? log.substr(0, 3000) : out;
 }
 
+TriedCandidate Summary(const Attempt& a) {
+  TriedCandidate t;
+  t.code = a.code;
+  t.accepted = a.outcome == "accepted";
+  if (a.verdict && a.verdict->perf) {
+    const validator::PerfReport& perf = *a.verdict->perf;
+    t.speedup = perf.speedup;
+    t.roofline_fraction = perf.candidate.roofline_fraction;
+    t.edge_trap = !perf.edges.warning.empty();
+  }
+  return t;
+}
+
 }  // namespace
 
 std::string Feedback(const Attempt& a) {
@@ -152,6 +165,9 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
     ask.round = round;
     ask.samples = config_.samples;
     ask.failures = failures;
+    for (const Attempt& a : attempts) {
+      if (!a.code.empty() && a.outcome != "duplicate") ask.tried.push_back(Summary(a));
+    }
     if (const Attempt* best = report->Best()) {
       ask.best_code = best->code;
       ask.best_feedback = Feedback(*best);

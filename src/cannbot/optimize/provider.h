@@ -22,6 +22,15 @@ struct Failure {
   std::string feedback;
 };
 
+// How a candidate proposed earlier in this run fared (searching providers learn from it).
+struct TriedCandidate {
+  std::string code;
+  bool accepted = false;
+  double speedup = 0;  // the perf gate's median speedup; 0 when it was not timed
+  double roofline_fraction = 0;
+  bool edge_trap = false;  // the perf gate's edge check reported it (edge_check.h)
+};
+
 struct ProposalRequest {
   const ops::OpSpec* op = nullptr;
   std::string source;  // the kernel to beat (the user's)
@@ -34,6 +43,7 @@ struct ProposalRequest {
   std::vector<Failure> failures;  // from the previous round, most promising first
   std::string best_code;          // the best accepted kernel so far, if any
   std::string best_feedback;      // how it did, if any
+  std::vector<TriedCandidate> tried;  // every candidate validated so far, in order
 };
 
 struct Proposal {

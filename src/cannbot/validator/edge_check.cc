@@ -25,7 +25,8 @@ nlohmann::json TimingToJson(const EdgeTiming& t) {
           {"slowdown", t.slowdown},
           {"perf_fp_exceptions", t.perf_fp_exceptions},
           {"edge_fp_exceptions", t.edge_fp_exceptions},
-          {"edge_fp_exceptions_text", DescribeFpExceptions(t.edge_fp_exceptions)}};
+          {"edge_fp_exceptions_text", DescribeFpExceptions(t.edge_fp_exceptions)},
+          {"sets_fp_control", t.sets_fp_control}};
 }
 
 Result<EdgeTiming> TimingFromJson(const nlohmann::json& json, const std::string& path) {
@@ -37,6 +38,7 @@ Result<EdgeTiming> TimingFromJson(const nlohmann::json& json, const std::string&
   uint64_t perf_flags = 0, edge_flags = 0;
   f.Read("perf_fp_exceptions", &perf_flags);
   f.Read("edge_fp_exceptions", &edge_flags);
+  f.ReadIfPresent("sets_fp_control", &t.sets_fp_control);
   CANNBOT_RETURN_IF_ERROR(f.status());
   if (perf_flags > 0x3f || edge_flags > 0x3f) {
     return Status::InvalidArgument(path + ": fp exception flags must be MXCSR bits 0-5");
@@ -99,8 +101,16 @@ bool MadeSubnormals(uint32_t flags, bool inputs_subnormal) {
   return !inputs_subnormal && (flags & (proto::kFpUnderflow | proto::kFpDenormalOperand)) != 0;
 }
 
+bool SetsFloatingPointControl(const std::string& source) {
+  for (const char* marker : {"_mm_setcsr", "ldmxcsr", "_MM_SET_FLUSH_ZERO_MODE",
+                             "_MM_SET_DENORMALS_ZERO_MODE", "fesetenv", "__builtin_ia32_ldmxcsr"}) {
+    if (source.find(marker) != std::string::npos) return true;
+  }
+  return false;
+}
+
 bool EdgeCheck::MadeSubnormals(const EdgeTiming& t) const {
-  return validator::MadeSubnormals(t.edge_fp_exceptions, inputs_subnormal);
+  return !t.sets_fp_control && validator::MadeSubnormals(t.edge_fp_exceptions, inputs_subnormal);
 }
 
 void EdgeCheck::Judge() {
@@ -135,9 +145,12 @@ std::string EdgeCheck::RenderText() const {
                 inputs.c_str(), Times(baseline.slowdown).c_str(),
                 Times(candidate.slowdown).c_str());
   std::string text = line;
-  text += "  subnormal numbers on them: baseline " +
-          std::string(MadeSubnormals(baseline) ? "yes" : "no") + ", candidate " +
-          (MadeSubnormals(candidate) ? "yes" : "no") +
+  auto made = [this](const EdgeTiming& t) {
+    return t.sets_fp_control ? std::string("flushed by the kernel")
+                             : std::string(MadeSubnormals(t) ? "yes" : "no");
+  };
+  text += "  subnormal numbers on them: baseline " + made(baseline) + ", candidate " +
+          made(candidate) +
           (inputs_subnormal ? " (the inputs hold subnormals themselves)" : "") + "\n";
   if (!warning.empty()) text += "  WARNING: " + warning + "\n";
   return text;

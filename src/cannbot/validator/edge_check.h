@@ -31,6 +31,9 @@ struct EdgeTiming {
   double slowdown = 0;      // edge_seconds / perf_seconds
   uint32_t perf_fp_exceptions = 0;  // MXCSR flags raised on the perf inputs (runner_protocol.h)
   uint32_t edge_fp_exceptions = 0;  // ... and on the edge inputs
+  // The kernel's source sets the floating-point control state itself (flush-to-zero raises
+  // the underflow flag too, without any assist): its flags are then no evidence of a trap.
+  bool sets_fp_control = false;
 };
 
 struct EdgeCheck {
@@ -46,7 +49,7 @@ struct EdgeCheck {
   std::string warning;  // one sentence about the candidate, "" when nothing to report
 
   // True when the kernel produced subnormal results (or subnormal operands it made itself,
-  // when the inputs hold none) on the edge inputs.
+  // when the inputs hold none) on the edge inputs, and does not flush them itself.
   bool MadeSubnormals(const EdgeTiming& timing) const;
   // Fills `warning` from the figures.
   void Judge();
@@ -59,6 +62,10 @@ struct EdgeCheck {
 std::string DescribeEdgeInputs(const ops::OpSpec& op, const ops::Shape& shape);
 // True when a floating-point tensor holds a subnormal value.
 bool HoldsSubnormals(const std::vector<ops::Tensor>& tensors);
+
+// True when `source` sets the SSE floating-point control state (_mm_setcsr, ldmxcsr, the
+// _MM_SET_*_MODE macros, fesetenv).
+bool SetsFloatingPointControl(const std::string& source);
 
 // Whether MXCSR flags raised on some inputs show subnormal numbers the kernel made itself: an
 // underflow, or a subnormal operand where the inputs held none.

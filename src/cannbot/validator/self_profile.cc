@@ -227,7 +227,8 @@ void AddCodeEvidence(const CodeReport& code, profile::KernelProfile* k,
 // The op's edge inputs (else its perf inputs) with and without flush-to-zero.
 void AddSubnormalEvidence(KernelRunner* runner, const ops::OpSpec& op, const ops::Shape& shape,
                           const PreparedCall& call, const std::string& inputs,
-                          const SelfProfileConfig& config, profile::KernelProfile* k,
+                          bool sets_fp_control, const SelfProfileConfig& config,
+                          profile::KernelProfile* k,
                           std::vector<std::string>* notes) {
   auto probe = ProbeSubnormals(runner, op, shape, call, inputs, config.min_batch_seconds,
                                config.call_timeout);
@@ -239,10 +240,15 @@ void AddSubnormalEvidence(KernelRunner* runner, const ops::OpSpec& op, const ops
   std::snprintf(text, sizeof(text), "on %s: %.3f ms per call, %.3f ms with flush-to-zero",
                 probe->inputs.c_str(), probe->seconds * 1e3, probe->flushed_seconds * 1e3);
   k->metrics[m::kSubnormalSlowdown] = {probe->Slowdown(), "x", text};
+  // A kernel that flushes subnormals itself raises the underflow flag without paying for it.
+  const bool made = probe->made_subnormals && !sets_fp_control;
   k->metrics[m::kSubnormalResults] = {
-      probe->made_subnormals ? 1.0 : 0.0, "count",
-      (probe->made_subnormals ? "MXCSR " + DescribeFpExceptions(probe->fp_exceptions) + " on "
-                              : "no subnormal numbers on ") + probe->inputs};
+      made ? 1.0 : 0.0, "count",
+      (made ? "MXCSR " + DescribeFpExceptions(probe->fp_exceptions) + " on "
+            : sets_fp_control ? "the kernel sets its own floating-point control state; "
+                                "no evidence from the flags on "
+                              : "no subnormal numbers on ") +
+          probe->inputs};
 }
 
 }  // namespace
@@ -320,8 +326,8 @@ Result<profile::Profile> SelfProfile(const ops::OpSpec& op, const KernelSource& 
                 work.path(), &k, &result.notes);
   }
   if (config.subnormal_probe) {
-    AddSubnormalEvidence(runner.get(), op, shape, probe_call, probe_inputs, config, &k,
-                         &result.notes);
+    AddSubnormalEvidence(runner.get(), op, shape, probe_call, probe_inputs,
+                         SetsFloatingPointControl(kernel.text), config, &k, &result.notes);
   }
   if (config.code_report) {
     AddCodeEvidence(AnalyseKernelCode(compiler, op, kernel.text, work.path()), &k, &result.notes);

@@ -1,5 +1,7 @@
 #include "cannbot/validator/validator.h"
 
+#include "cannbot/validator/edge_check.h"
+
 #include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/validator/inputs.h"
@@ -254,7 +256,13 @@ Result<PerfReport> Validator::MeasurePerf(const TargetPlan& plan,
   verdict->machine = Machine();
   job.machine = &*verdict->machine;
   std::lock_guard<std::mutex> perf_lock(perf_mutex_);  // one timing at a time on this machine
-  return plan.kind->MeasurePerf(job);
+  CANNBOT_ASSIGN_OR_RETURN(PerfReport perf, plan.kind->MeasurePerf(job));
+  // A kernel that flushes subnormals itself raises the underflow flag without paying for it.
+  perf.edges.candidate.sets_fp_control = SetsFloatingPointControl(request.candidate.text);
+  perf.edges.baseline.sets_fp_control =
+      request.baseline && SetsFloatingPointControl(request.baseline->text);
+  perf.edges.Judge();
+  return perf;
 }
 
 }  // namespace cannbot::validator
