@@ -131,15 +131,18 @@ config::Config Engine::JobConfig(const JobOptions& options) const {
       if (!options.llm->model.empty()) c.llm.model = options.llm->model;
     }
   }
-  if (options.samples) c.loop.samples = *options.samples;
-  // Offline, the recipes' search decides how many rounds it needs (its variant budget ends
-  // it), and it goes on until a kernel is within 5% of the measured roofline.
   const bool offline = c.llm.base_url.empty();
+  if (options.samples) c.loop.samples = *options.samples;
+  // Offline, the recipes' search decides how many rounds it needs (its variant and time
+  // budgets end it), and it goes on until a kernel is within 5% of the measured roofline.
   if (options.rounds) c.loop.rounds = *options.rounds;
   else if (offline) c.loop.rounds = 12;
   if (offline) c.loop.good_enough_roofline = std::max(c.loop.good_enough_roofline, 0.95);
   if (options.min_speedup) c.loop.min_speedup = *options.min_speedup;
+  // Offline, a search keeps proposing neighbours for as long as it is allowed: 10 s of new
+  // validations per op unless the job says otherwise (all built-in ops in a few minutes).
   if (options.time_budget_seconds) c.loop.time_budget_seconds = *options.time_budget_seconds;
+  else if (offline) c.loop.time_budget_seconds = std::min(c.loop.time_budget_seconds, 10.0);
   if (options.good_enough_roofline) c.loop.good_enough_roofline = *options.good_enough_roofline;
   return c;
 }

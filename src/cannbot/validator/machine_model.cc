@@ -141,3 +141,17 @@ MachineModel LoadOrMeasureMachineModel(store::Store* store, int cpu) {
 }
 
 }  // namespace cannbot::validator
+
+namespace cannbot::validator {
+
+MachineModel RemeasureKeepingBest(store::Store* store, int cpu, const MachineModel& model) {
+  MachineModel best = MeasureMachineModel(cpu);
+  best.read_gbps = std::max(best.read_gbps, model.read_gbps);
+  best.copy_gbps = std::max(best.copy_gbps, model.copy_gbps);
+  best.stream_gbps = std::max(best.stream_gbps, model.stream_gbps);
+  best.peak_gflops = std::max(best.peak_gflops, model.peak_gflops);
+  if (store != nullptr) (void)store->PutMachineModel(best.machine_id, best.ToJson().dump());
+  return best;
+}
+
+}  // namespace cannbot::validator

@@ -57,5 +57,9 @@ MachineModel MeasureMachineModel(int cpu);
 // The cached model for this machine, measuring and storing it on first use. `store` may be
 // null (then it always measures).
 MachineModel LoadOrMeasureMachineModel(store::Store* store, int cpu);
+// Measures again and keeps, figure by figure, the better of `model` and the new measurement,
+// storing the result: a model measured in a busy moment is low, and a kernel measured above
+// its roofline proves it.
+MachineModel RemeasureKeepingBest(store::Store* store, int cpu, const MachineModel& model);
 
 }  // namespace cannbot::validator
