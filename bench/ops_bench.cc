@@ -61,7 +61,10 @@ std::string Target(const Row& row, const validator::MachineModel& machine, bool*
   char text[128];
   const validator::KernelTiming& after = row.perf.candidate;
   if (row.op == "matmul") {
-    const double peak = machine.peak_gflops > 0 ? after.gflops / machine.peak_gflops : 0;
+    // The perf gate's roofline fraction: GFLOP/s over the FMA peak of the model the verdict
+    // was judged by (raised during the run if a kernel beat it).
+    (void)machine;
+    const double peak = after.roofline_fraction;
     double fastest_vendor = 0;
     for (const VendorTiming& v : row.vendors) {
       if (fastest_vendor == 0 || v.median_seconds < fastest_vendor) fastest_vendor = v.median_seconds;
@@ -231,5 +234,13 @@ int main(int argc, char** argv) {
   }
   std::printf("\n%d of %zu ops below their target; offline search %.0f s in all (target < 300 s)\n",
               missed, names.size(), total_seconds);
+  // A kernel measured above the roofline makes the validator measure again and keep the
+  // better figures: the model every row above was finally judged by.
+  const validator::MachineModel final_model =
+      validator::LoadOrMeasureMachineModel(store->get(), -1);
+  std::printf("machine model at the end (the figures rows are judged by): read %.1f GB/s, "
+              "copy %.1f GB/s, triad %.1f GB/s, fp32 FMA peak %.1f GFLOP/s\n",
+              final_model.read_gbps, final_model.copy_gbps, final_model.stream_gbps,
+              final_model.peak_gflops);
   return 0;
 }
