@@ -68,7 +68,11 @@ TEST_F(EdgeInputsTest, ASubnormalTrapIsReportedOnAnyMachine) {
   EXPECT_FALSE(edges.inputs_subnormal);
   EXPECT_TRUE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
   EXPECT_NE(edges.warning.find("subnormal"), std::string::npos) << edges.warning;
-  EXPECT_NE(v.RenderText().find("WARNING: the candidate produced subnormal"), std::string::npos);
+  // On Intel cores the trap is also slow there ("the candidate is 9x slower ... and produced
+  // subnormal numbers"); either way the report carries the warning.
+  const std::string text = v.RenderText();
+  EXPECT_NE(text.find("WARNING: the candidate "), std::string::npos) << text;
+  EXPECT_NE(text.find("produced subnormal numbers on the edge inputs"), std::string::npos) << text;
   // The naive kernel's std::exp makes them too (it is not the candidate's warning).
   EXPECT_TRUE(edges.MadeSubnormals(edges.baseline));
 }

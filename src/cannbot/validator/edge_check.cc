@@ -127,7 +127,8 @@ void EdgeCheck::Judge() {
   if (subnormals) {
     text += std::string(slow ? " and " : "") + "produced subnormal numbers on the edge inputs (" +
             DescribeFpExceptions(candidate.edge_fp_exceptions) +
-            "): each costs Intel cores a microcode assist, so it runs far slower there than here";
+            "): each costs Intel cores a microcode assist" +
+            (slow ? std::string() : ", so it runs far slower there than on this machine");
   }
   warning = text + (subnormals ? "; clamp arguments so results stay normal (exp below -87 is 0 "
                                  "in fp32, x * tiny is 0 within any tolerance) or set "
