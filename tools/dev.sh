@@ -15,6 +15,7 @@ BUILD_DIR=${CANNBOT_BUILD_DIR:-build}
 
 PACKAGES=(
   g++ cmake make pkg-config git
+  dpkg-dev file  # `cpack -G DEB` (dpkg-shlibdeps reads the binaries' library needs)
   libcpp-httplib-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libcurl4-openssl-dev
   libcli11-dev libgtest-dev libgmock-dev libffi-dev libssl-dev libseccomp-dev
   libyaml-cpp-dev libtomlplusplus-dev

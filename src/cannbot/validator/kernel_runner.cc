@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 
+#include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
 
 namespace cannbot::validator {
@@ -85,10 +86,10 @@ std::string DefaultRunnerPath() {
   std::string beside = ExecutableDir() + "/cannbot-runner";
   if (PathExists(beside)) return beside;
 #ifdef CANNBOT_BUILD_DIR
-  return std::string(CANNBOT_BUILD_DIR) + "/cannbot-runner";
-#else
-  return beside;
+  // Tests and benchmarks run from subfolders of the build tree; an install keeps it beside.
+  if (RunningFromBuildTree()) return std::string(CANNBOT_BUILD_DIR) + "/cannbot-runner";
 #endif
+  return beside;
 }
 
 KernelArg KernelArg::Float32(float v) {
