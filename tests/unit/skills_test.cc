@@ -230,10 +230,16 @@ TEST(SkillLibraryLoadTest, ReferencesAreLoaded) {
   SkillLibrary team = SkillLibrary::Load({kTeamDir}, &warnings);
   const Skill* fixture = team.Find("bandwidth-streaming");
   ASSERT_NE(fixture, nullptr);
+  // The body names references/notes.md; references/unnamed.md is an asset, never loaded.
   ASSERT_EQ(fixture->references.size(), 1u);
   EXPECT_EQ(fixture->references[0].name, "references/notes.md");
   EXPECT_EQ(fixture->references[0].text,
             *ReadFile(kTeamDir + "/bandwidth-streaming/references/notes.md"));
+  bool listed = false;
+  for (const SkillAsset& asset : fixture->assets) {
+    if (asset.path == "references/unnamed.md") listed = !asset.loaded && !asset.named_in_body;
+  }
+  EXPECT_TRUE(listed);
 
   // Every real skill: exactly its references/*.md files, in name order, with their text.
   SkillLibrary library = SkillLibrary::Load({kSkillsDir}, &warnings);

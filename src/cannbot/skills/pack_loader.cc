@@ -22,9 +22,6 @@ constexpr size_t kMaxSkillBytes = 1u << 20;
 constexpr size_t kMaxAssetsPerSkill = 200;
 constexpr int kMaxAssetDepth = 4;
 constexpr uint64_t kMaxNamedFileBytes = 64u << 10;
-// Unnamed references/*.md are still loaded while they fit this per-skill allowance: short
-// notes written for cannbot's earlier layout, which offered every reference to the prompt.
-constexpr uint64_t kUnnamedReferenceBytes = 16u << 10;
 
 // Folders a pack search never enters: VCS and tool state, dependency trees.
 bool IsSkippedFolder(const std::string& name) {
@@ -99,25 +96,16 @@ void ListAssets(const fs::path& folder, Skill* skill) {
             [](const SkillAsset& a, const SkillAsset& b) { return a.path < b.path; });
 }
 
-bool IsTopLevelReferenceNote(const std::string& path) {
-  return path.rfind("references/", 0) == 0 && path.find('/', 11) == std::string::npos &&
-         path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0;
-}
-
-// The text the prompt may use: files the body names (references/, templates/), then short
-// unnamed reference notes while the allowance lasts. Binary files are never loaded.
+// The text the prompt may use, as agent-skill runtimes read a skill: the files its body names
+// (references/, templates/), each within kMaxNamedFileBytes; a file nothing names is listed
+// among the assets and never offered. Binary files are never loaded.
 void LoadReferencedText(const fs::path& folder, Skill* skill) {
-  uint64_t unnamed_left = kUnnamedReferenceBytes;
   for (SkillAsset& asset : skill->assets) {
     const bool text_side =
         asset.path.rfind("references/", 0) == 0 || asset.path.rfind("templates/", 0) == 0;
-    const bool wanted = asset.named_in_body
-                            ? asset.bytes <= kMaxNamedFileBytes
-                            : IsTopLevelReferenceNote(asset.path) && asset.bytes <= unnamed_left;
-    if (!text_side || !wanted) continue;
+    if (!text_side || !asset.named_in_body || asset.bytes > kMaxNamedFileBytes) continue;
     auto text = ReadFile((folder / asset.path).string(), kMaxNamedFileBytes);
     if (!text.ok() || text->find('\0') != std::string::npos) continue;
-    if (!asset.named_in_body) unnamed_left -= asset.bytes;
     asset.loaded = true;
     skill->references.push_back({asset.path, std::move(text).value()});
   }

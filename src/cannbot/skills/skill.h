@@ -52,8 +52,8 @@ struct Skill {
   std::string description;
   SkillMetadata cannbot;
   std::string body;  // the markdown after the front matter
-  // Text the prompt may add within its budget: files the body names (references/ and
-  // templates/), and short unnamed references/*.md (see pack_loader.cc for the caps).
+  // Text the prompt may add within its budget: the files the body names (references/ and
+  // templates/; see pack_loader.cc for the size cap). Unnamed files are assets only.
   std::vector<SkillFile> references;
   std::vector<SkillAsset> assets;  // every file beside SKILL.md, loaded or not
   std::vector<Recipe> recipes;     // recipes/*.cpp
