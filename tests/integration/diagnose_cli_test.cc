@@ -58,7 +58,7 @@ TEST(DiagnoseCliTest, EveryFixtureGetsItsTopFinding) {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     auto cols = Split(line, '\t');
-    ASSERT_EQ(cols.size(), 6u) << line;
+    ASSERT_EQ(cols.size(), 8u) << line;
     SCOPED_TRACE(cols[0] + " " + cols[1]);
     std::vector<std::string> args = {Profile(cols[0]), "--json"};
     for (const std::string& a : Split(cols[1], ' ')) args.push_back(a);
@@ -78,9 +78,15 @@ TEST(DiagnoseCliTest, EveryFixtureGetsItsTopFinding) {
     for (const std::string& id : Split(cols[4], ',')) {
       EXPECT_EQ(std::find(found.begin(), found.end(), id), found.end()) << id;
     }
+    const nlohmann::json top_evidence =
+        d["findings"].empty() ? nlohmann::json("-") : d["findings"][0]["evidence"][0]["metric"];
+    EXPECT_EQ(top_evidence, cols[6]);
+    std::vector<std::string> not_judged;
+    for (const auto& id : d["coverage"]["not_judged"]) not_judged.push_back(id);
+    EXPECT_EQ(not_judged, Split(cols[7], ','));
     ++checked;
   }
-  EXPECT_GE(checked, 15);
+  EXPECT_GE(checked, 35);
 }
 
 TEST(DiagnoseCliTest, TheTableSaysWhichKernelWhyAndWhatToDo) {
@@ -97,10 +103,83 @@ TEST(DiagnoseCliTest, TheTableSaysWhichKernelWhyAndWhatToDo) {
            "Remedies:",
            "Double-buffer",
            "Not judged (missing metrics):",
-           "core-count imbalance: needs the block dim and the core count",
+           "cache misses / bank conflicts: needs l2_hit_rate",
+           // No --device: the other vector kernels' widest launch bounds the core count.
+           "Assumed: core count: at least 40 vector cores, from the largest block dim among this "
+           "profile's vector-core kernels (aclnnAdd_AddAiCore_Add: 40)",
        }) {
     EXPECT_NE(cli.output.find(text), std::string::npos) << text << "\n" << cli.output;
   }
+}
+
+TEST(DiagnoseCliTest, AProfileWithoutTheRulesMetricsSaysNothingCouldBeJudged) {
+  DiagnoseCli cli = Diagnose({Profile("perf/stat_x_vm.csv")});
+  ASSERT_EQ(cli.exit_code, 0) << cli.output;
+  EXPECT_EQ(cli.output.find("every rule that could be judged passed"), std::string::npos)
+      << cli.output;
+  for (const char* text : {
+           "Nothing could be judged: this profile has none of the metrics the rules need",
+           "- no cube/vector pipeline ratios in this profile (mac_ratio, vec_ratio, "
+           "scalar_ratio, mte1_ratio, mte2_ratio, mte3_ratio): 14 pipeline rules not judged",
+           "- no branch counters in this profile (branch_miss_rate): 1 branch rule not judged",
+           "counters not available: cycles <not supported>",
+       }) {
+    EXPECT_NE(cli.output.find(text), std::string::npos) << text << "\n" << cli.output;
+  }
+  nlohmann::json json =
+      ParseDiagnoseJson(Diagnose({Profile("perf/stat_x_vm.csv"), "--json"}).output);
+  const nlohmann::json& coverage = json["diagnosis"]["coverage"];
+  EXPECT_EQ(coverage["rules_judged"], 0);
+  EXPECT_GT(coverage["rules_not_judged"].get<int>(), 30);
+  EXPECT_EQ(coverage["not_judged"].size(), json["diagnosis"]["unjudged"].size());
+
+  DiagnoseCli statistic = Diagnose({Profile("msprof/op_statistic_0_1.csv")});
+  // The layout-transform share, and the cube rules (which do not apply to a vector kernel).
+  EXPECT_NE(statistic.output.find("No bottleneck found by the 3 rules that could be judged; 31 "
+                                  "could not be (below)."),
+            std::string::npos)
+      << statistic.output;
+}
+
+TEST(DiagnoseCliTest, ACubeOnlyMatmulGetsACubeFindingNotAVectorOne) {
+  DiagnoseCli cli = Diagnose({Profile("msprof/op_summary_a2_matmul_cube.csv")});
+  ASSERT_EQ(cli.exit_code, 0) << cli.output;
+  for (const char* text : {
+           "1. [CRITICAL] cube unit starved (L1/L0 feeding) (cube_starved)",
+           "cube_feed_over_mac = 2.18x [mte1_ratio 61.2% / mac_ratio 28.1%] (> 1.00x; cannbot "
+           "heuristic)",
+           "cube_kernel = 1 [the cube busier than the vector unit: mac_ratio 28.1% >= vec_ratio "
+           "3.1%]",
+           "L0A/L0B",
+           "- cache misses / bank conflicts: needs l2_hit_rate",
+       }) {
+    EXPECT_NE(cli.output.find(text), std::string::npos) << text << "\n" << cli.output;
+  }
+  EXPECT_EQ(cli.output.find("low_vectorization"), std::string::npos) << cli.output;
+}
+
+TEST(DiagnoseCliTest, ANarrowLaunchIsFlaggedWithoutDeviceAndTheAssumptionIsPrinted) {
+  DiagnoseCli cli = Diagnose({Profile("msprof/op_summary_a2_narrow_launch.csv")});
+  ASSERT_EQ(cli.exit_code, 0) << cli.output;
+  for (const char* text : {
+           "Assumed: core count: at least 40 vector cores, from the largest block dim among this "
+           "profile's vector-core kernels (aclnnAdd_AddAiCore_Add: 40)",
+           "1. [WARNING] core-count imbalance (core_imbalance)",
+           "idle_core_share = 95.0% [1 - block_dim 2 / core_count_at_least 40] (>= 50.0%; "
+           "cannbot heuristic)",
+       }) {
+    EXPECT_NE(cli.output.find(text), std::string::npos) << text << "\n" << cli.output;
+  }
+  // Named, the device gives the exact count, and the output says that instead.
+  DiagnoseCli named =
+      Diagnose({Profile("msprof/op_summary_a2_narrow_launch.csv"), "--device", "Ascend910B3"});
+  EXPECT_NE(named.output.find("Assumed: core count: 40 vector cores of Ascend910B3 (the "
+                              "profile's device)"),
+            std::string::npos)
+      << named.output;
+  EXPECT_NE(named.output.find("block_dim = 2 (not a multiple of core_count = 40; vendor advisor)"),
+            std::string::npos)
+      << named.output;
 }
 
 TEST(DiagnoseCliTest, BadInputExitsTwoWithOneSentenceNamingFileAndLine) {

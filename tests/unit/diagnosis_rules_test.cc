@@ -2,6 +2,7 @@
 // matrix ops, the vendor advisor's thresholds, ordering, and what cannot be judged.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -125,17 +126,178 @@ TEST(DiagnosisRulesTest, CoreImbalanceNeedsTheCoreCountOfTheSku) {
   k.core_type = "AI_VECTOR_CORE";
   EXPECT_FALSE(DiagnoseOne(k, "Ascend910B3").Has(kCoreImbalance));   // 40 vector cores
   EXPECT_TRUE(DiagnoseOne(k, "Ascend910B2").Has(kCoreImbalance));    // 48 vector cores
-  Diagnosis unknown = DiagnoseOne(k, "Ascend910B");                  // SKU not named
+  // The SKU not named: the family's smallest part (40 vector cores) is a lower bound, which
+  // judges a launch far narrower than it but makes no multiple-of claim.
+  EXPECT_FALSE(DiagnoseOne(k, "Ascend910B").Has(kCoreImbalance));
+  k.block_dim = 8;
+  const Diagnosis family = DiagnoseOne(k, "Ascend910B");
+  ASSERT_TRUE(family.Has(kCoreImbalance)) << family.RenderText();
+  EXPECT_EQ(FindingOf(family, kCoreImbalance)->evidence[0].Describe(),
+            "idle_core_share = 80.0% [1 - block_dim 8 / core_count_at_least 40] (>= 50.0%; "
+            "cannbot heuristic)");
+  ASSERT_EQ(family.coverage.assumed.size(), 1u);
+  EXPECT_NE(family.coverage.assumed[0].find(
+                "at least 40 vector cores, from the smallest Ascend910B part"),
+            std::string::npos)
+      << family.coverage.assumed[0];
+  // No device and no other kernel: nothing bounds the core count (a kernel's own block dim
+  // says nothing about the cores it left idle).
+  Diagnosis unknown = DiagnoseOne(k);
   EXPECT_FALSE(unknown.Has(kCoreImbalance));
   bool listed = false;
   for (const std::string& u : unknown.unjudged) listed |= u.rfind("core-count imbalance", 0) == 0;
   EXPECT_TRUE(listed);
+  EXPECT_TRUE(unknown.coverage.assumed.empty());
   k.metrics[m::kCoreCount] = {48, ""};
   k.block_dim = 50;
   Diagnosis custom = DiagnoseOne(k);
   ASSERT_TRUE(custom.Has(kCoreImbalance));
   EXPECT_EQ(FindingOf(custom, kCoreImbalance)->evidence[0].Describe(),
             "block_dim = 50 (not a multiple of core_count = 48; vendor advisor)");
+}
+
+TEST(DiagnosisRulesTest, ANarrowLaunchIsFlaggedByTheWidestLaunchOfTheSameProfile) {
+  Profile p;
+  p.kernels = {Kernel({{m::kMacRatio, 0.7}, {m::kMte2Ratio, 0.4}}),
+               Kernel({{m::kMacRatio, 0.6}, {m::kMte2Ratio, 0.3}}),
+               Kernel({{m::kVecRatio, 0.6}, {m::kMte2Ratio, 0.3}, {m::kMte3Ratio, 0.1}})};
+  p.kernels[0].name = "MatMul_wide";
+  p.kernels[0].core_type = "AI_CORE";
+  p.kernels[0].block_dim = 20;
+  p.kernels[1].name = "MatMul_narrow";
+  p.kernels[1].core_type = "AI_CORE";
+  p.kernels[1].block_dim = 2;
+  p.kernels[2].name = "Add_vector";
+  p.kernels[2].core_type = "AI_VECTOR_CORE";
+  p.kernels[2].block_dim = 40;  // vector cores: says nothing about cube cores
+  const Diagnosis narrow = Diagnose(p, p.kernels[1]);
+  const Finding* f = FindingOf(narrow, kCoreImbalance);
+  ASSERT_NE(f, nullptr) << narrow.RenderText();
+  EXPECT_EQ(f->evidence[0].Describe(),
+            "idle_core_share = 90.0% [1 - block_dim 2 / core_count_at_least 20] (>= 50.0%; "
+            "cannbot heuristic)");
+  ASSERT_EQ(narrow.coverage.assumed.size(), 1u);
+  EXPECT_NE(narrow.coverage.assumed[0].find("at least 20 cube cores, from the largest block dim "
+                                            "among this profile's cube-core kernels "
+                                            "(MatMul_wide: 20)"),
+            std::string::npos)
+      << narrow.coverage.assumed[0];
+  EXPECT_NE(narrow.RenderText().find("Assumed: core count: at least 20 cube cores"),
+            std::string::npos);
+  // The widest launch itself is judged (against the narrow one it is not narrow) and passes.
+  const Diagnosis wide = Diagnose(p, p.kernels[0]);
+  EXPECT_FALSE(wide.Has(kCoreImbalance)) << wide.RenderText();
+  EXPECT_EQ(std::count(wide.coverage.not_judged.begin(), wide.coverage.not_judged.end(),
+                       kCoreImbalance),
+            0);
+  // A named SKU gives the exact count, and that is what the output says it used.
+  p.device = "Ascend910B4";
+  const Diagnosis exact = Diagnose(p, p.kernels[1]);
+  ASSERT_TRUE(exact.Has(kCoreImbalance));
+  ASSERT_EQ(exact.coverage.assumed.size(), 1u);
+  EXPECT_EQ(exact.coverage.assumed[0],
+            "core count: 20 cube cores of Ascend910B4 (the profile's device)");
+}
+
+// A matmul's vector unit idles by design: the cube rules judge it, never the vector ones.
+TEST(DiagnosisRulesTest, ACubeKernelIsJudgedByCubeRulesNotVectorOnes) {
+  KernelProfile mm = Kernel({{m::kMacRatio, 0.31}, {m::kVecRatio, 0.02}, {m::kMte1Ratio, 0.58},
+                             {m::kMte2Ratio, 0.47}, {m::kScalarRatio, 0.08}});
+  mm.type = "MatMulV3";
+  mm.core_type = "MIX_AIC";
+  const Diagnosis d = DiagnoseOne(mm);
+  ASSERT_NE(d.Top(), nullptr) << d.RenderText();
+  EXPECT_EQ(d.Top()->bottleneck, kCubeStarved) << d.RenderText();
+  EXPECT_EQ(d.Top()->severity, Severity::kCritical);
+  EXPECT_EQ(d.Top()->evidence[0].Describe(),
+            "cube_feed_over_mac = 1.87x [mte1_ratio 58.0% / mac_ratio 31.0%] (> 1.00x; cannbot "
+            "heuristic)");
+  EXPECT_EQ(d.Top()->evidence[1].metric, "cube_kernel");
+  EXPECT_NE(d.Top()->remedies[0].find("L0A/L0B"), std::string::npos);
+  EXPECT_FALSE(d.Has(kLowVectorization)) << d.RenderText();
+  EXPECT_FALSE(d.Has(kMemoryBound)) << d.RenderText();
+  EXPECT_FALSE(d.Has(kLatencyBound)) << d.RenderText();  // starved, not bound by nothing
+
+  // Without pipeline ratios the op type and core say it is a cube kernel.
+  KernelProfile by_type = Kernel({{m::kMacRatio, 0.0}, {m::kMte1Ratio, 0.75}});
+  by_type.type = "BatchMatMulV2";
+  by_type.core_type = "AI_CORE";
+  const Diagnosis typed = DiagnoseOne(by_type);
+  EXPECT_TRUE(typed.Has(kCubeStarved)) << typed.RenderText();
+
+  // A vector kernel: the cube rules are judged (they do not apply), the vector ones fire.
+  KernelProfile vector = Kernel({{m::kVecRatio, 0.3}, {m::kMte2Ratio, 0.2}, {m::kMte3Ratio, 0.1}});
+  vector.core_type = "AI_VECTOR_CORE";
+  const Diagnosis v = DiagnoseOne(vector);
+  EXPECT_TRUE(v.Has(kLowVectorization));
+  EXPECT_FALSE(v.Has(kCubeStarved));
+  EXPECT_EQ(std::count(v.coverage.not_judged.begin(), v.coverage.not_judged.end(), kCubeStarved),
+            0);
+
+  // A saturated cube is compute-bound, not starved, however busy its feeders.
+  const Diagnosis busy = DiagnoseOne(Kernel({{m::kMacRatio, 0.86}, {m::kMte1Ratio, 0.9}}));
+  EXPECT_FALSE(busy.Has(kCubeStarved));
+  EXPECT_EQ(busy.Top()->bottleneck, kComputeBound);
+}
+
+TEST(DiagnosisRulesTest, NothingJudgedIsNeverCalledAPass) {
+  KernelProfile k = Kernel({});
+  k.metrics[m::kTaskClockMs] = {190.7, "ms"};
+  const Diagnosis d = DiagnoseOne(k);
+  EXPECT_TRUE(d.findings.empty());
+  EXPECT_EQ(d.coverage.rules_judged, 0);
+  EXPECT_GT(d.coverage.rules_not_judged, 30);
+  EXPECT_EQ(d.coverage.not_judged.size(), 11u);
+  const std::string text = d.RenderText();
+  EXPECT_NE(text.find("Nothing could be judged: this profile has none of the metrics the rules "
+                      "need"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("every rule that could be judged passed"), std::string::npos) << text;
+  EXPECT_NE(text.find("- no cube/vector pipeline ratios in this profile (mac_ratio, vec_ratio, "
+                      "scalar_ratio, mte1_ratio, mte2_ratio, mte3_ratio): 14 pipeline rules not "
+                      "judged"),
+            std::string::npos)
+      << text;
+
+  // One rule judged, and passed: the text says how few.
+  k.metrics[m::kBranchMissRate] = {0.01, "ratio"};
+  const Diagnosis one = DiagnoseOne(k);
+  EXPECT_TRUE(one.findings.empty());
+  EXPECT_EQ(one.coverage.rules_judged, 1);
+  EXPECT_NE(one.RenderText().find("No bottleneck found by the 1 rule that could be judged; " +
+                                  std::to_string(one.coverage.rules_not_judged) +
+                                  " could not be (below)."),
+            std::string::npos)
+      << one.RenderText();
+  EXPECT_EQ(one.coverage.rules_judged + one.coverage.rules_not_judged,
+            d.coverage.rules_not_judged);
+}
+
+TEST(DiagnosisRulesTest, CoverageRoundTripsThroughJson) {
+  Profile p;
+  p.kernels = {Kernel({{m::kVecRatio, 0.3}, {m::kMte2Ratio, 0.7}}), Kernel({})};
+  p.kernels[0].core_type = p.kernels[1].core_type = "AI_VECTOR_CORE";
+  p.kernels[0].block_dim = 8;
+  p.kernels[1].name = "wide";
+  p.kernels[1].block_dim = 40;
+  const Diagnosis d = Diagnose(p, p.kernels[0]);
+  ASSERT_FALSE(d.coverage.assumed.empty());
+  const nlohmann::json j = d.ToJson();
+  EXPECT_EQ(j["coverage"]["rules_judged"], d.coverage.rules_judged);
+  EXPECT_TRUE(j["coverage"]["not_judged"].is_array());
+  auto back = Diagnosis::FromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->coverage, d.coverage);
+  EXPECT_EQ(back->RenderText(), d.RenderText());
+  nlohmann::json old = j;
+  old.erase("coverage");  // written before coverage existed
+  EXPECT_TRUE(Diagnosis::FromJson(old).ok());
+  old["coverage"] = {{"rules_judged", "many"}};
+  auto bad = Diagnosis::FromJson(old);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("diagnosis.coverage.rules_judged"), std::string::npos)
+      << bad.status().ToString();
 }
 
 TEST(DiagnosisRulesTest, LayoutTransformsAndMisalignedInnerAxes) {
@@ -245,7 +407,7 @@ TEST(DiagnosisRulesTest, FindingsAreOrderedBySeverityThenStrength) {
 TEST(DiagnosisRulesTest, MissingOrStrangeMetricsNeverCrash) {
   Diagnosis empty = DiagnoseOne(Kernel({}));
   EXPECT_TRUE(empty.findings.empty());
-  EXPECT_EQ(empty.unjudged.size(), 10u);  // every bottleneck
+  EXPECT_EQ(empty.unjudged.size(), 11u);  // every bottleneck
   EXPECT_NE(empty.RenderText().find("Not judged"), std::string::npos);
 
   const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -204,6 +204,7 @@ class Gen {
       d.findings.push_back(f);
     }
     d.unjudged = Texts();
+    d.coverage = {Below(40), Below(40), Texts(), Texts(), Texts()};
     return d;
   }
 
@@ -325,6 +326,7 @@ void ExpectSameDiagnosis(const diagnosis::Diagnosis& a, const diagnosis::Diagnos
       EXPECT_EQ(a.findings[f].evidence[e].value, b.findings[f].evidence[e].value);
     }
   }
+  EXPECT_EQ(a.coverage, b.coverage);
   EXPECT_EQ(a.RenderText(), b.RenderText());
 }
 

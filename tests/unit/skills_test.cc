@@ -30,7 +30,7 @@ const std::vector<std::string> kAllBottlenecks = {
     diagnosis::kMemoryBound,    diagnosis::kCacheMisses,   diagnosis::kLowVectorization,
     diagnosis::kControlFlow,    diagnosis::kLayoutMismatch, diagnosis::kLatencyBound,
     diagnosis::kCoreImbalance,  diagnosis::kSerializedPipelines, diagnosis::kComputeBound,
-    diagnosis::kSubnormalNumbers,
+    diagnosis::kSubnormalNumbers, diagnosis::kCubeStarved,
 };
 const std::vector<std::string> kAllTargets = {"cpu", "ascendc"};
 

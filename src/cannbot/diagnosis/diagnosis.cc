@@ -111,28 +111,28 @@ struct RuleResult {
   double strength = 0;
 };
 
+// A rule is a conjunction of its `when` and `also` conditions, judged three-valued: one
+// condition known to fail decides it even where another's metric is missing (a cube rule on a
+// vector kernel is judged, not "missing mte1_ratio"); otherwise a missing metric leaves it
+// unjudged, and `missing` names what it lacked.
 RuleResult Apply(const Rule& rule, const Facts& facts, std::vector<std::string>* missing) {
   RuleResult result;
-  Check when = Evaluate(rule.when, facts, missing);
-  if (when.outcome == Outcome::kMissing) return result;
-  std::vector<Check> also;
-  for (const Condition& c : rule.also) {
-    also.push_back(Evaluate(c, facts, missing));
-    if (also.back().outcome == Outcome::kMissing) return result;
-  }
-  result.judged = true;
-  if (when.outcome == Outcome::kFails) return result;
-  for (const Check& c : also) {
-    if (c.outcome == Outcome::kFails) return result;
-  }
+  std::vector<Check> checks = {Evaluate(rule.when, facts, missing)};
+  for (const Condition& c : rule.also) checks.push_back(Evaluate(c, facts, missing));
+  const auto any = [&](Outcome o) {
+    return std::any_of(checks.begin(), checks.end(),
+                       [o](const Check& c) { return c.outcome == o; });
+  };
+  const bool fails = any(Outcome::kFails);
+  result.judged = fails || !any(Outcome::kMissing);
+  if (!result.judged || fails) return result;
   std::vector<std::string> ignored;
   for (const Condition& c : rule.unless) {
     if (Evaluate(c, facts, &ignored).outcome == Outcome::kHolds) return result;
   }
   result.fired = true;
-  result.strength = when.strength;
-  result.evidence.push_back(when.evidence);
-  for (const Check& c : also) result.evidence.push_back(c.evidence);
+  result.strength = checks[0].strength;
+  for (const Check& c : checks) result.evidence.push_back(c.evidence);
   return result;
 }
 
@@ -148,17 +148,29 @@ void AddEvidence(Finding* finding, const std::vector<Evidence>& evidence) {
   }
 }
 
+// What the rules could not judge: how many were and were not, and for each unjudged rule the
+// metrics it lacked.
+struct Tally {
+  int judged = 0;
+  std::vector<std::vector<std::string>> missing;  // one entry per unjudged rule
+};
+
 // Applies every rule of one bottleneck: the finding when any fired. `judged` says whether
 // any rule had the metrics it needs.
 std::optional<Finding> Judge(const internal::BottleneckInfo& info, const Facts& facts,
-                             bool* judged) {
+                             bool* judged, Tally* tally) {
   Finding finding;
   bool fired = false;
-  std::vector<std::string> missing;
   for (const Rule& rule : internal::Rules()) {
     if (info.id != std::string_view(rule.bottleneck)) continue;
+    std::vector<std::string> missing;
     RuleResult r = Apply(rule, facts, &missing);
     *judged = *judged || r.judged;
+    if (r.judged) {
+      ++tally->judged;
+    } else {
+      tally->missing.push_back(std::move(missing));
+    }
     if (!r.fired) continue;
     // Strength counts only the evidence at the finding's own severity.
     if (!fired || rule.severity > finding.severity) {
@@ -176,6 +188,43 @@ std::optional<Finding> Judge(const internal::BottleneckInfo& info, const Facts& 
   finding.title = info.title;
   finding.remedies.assign(info.remedies.begin(), info.remedies.end());
   return finding;
+}
+
+// One line per metric group the profile lacks entirely and that left rules unjudged: "no
+// cube/vector pipeline ratios in this profile (mac_ratio, ...): 17 pipeline rules not judged".
+std::vector<std::string> MissingGroups(const Facts& facts, const Tally& tally) {
+  std::vector<std::string> lines;
+  for (const internal::MetricGroup& group : internal::MetricGroups()) {
+    const bool present = std::any_of(group.measured.begin(), group.measured.end(),
+                                     [&](const char* name) { return facts.count(name) > 0; });
+    if (present) continue;
+    const int rules = static_cast<int>(
+        std::count_if(tally.missing.begin(), tally.missing.end(), [&](const auto& lacked) {
+          return std::any_of(lacked.begin(), lacked.end(), [&](const std::string& name) {
+            return std::any_of(group.reads.begin(), group.reads.end(),
+                               [&](const char* read) { return name == read; });
+          });
+        }));
+    if (rules == 0) continue;
+    std::string names;
+    for (const char* name : group.measured) names += std::string(names.empty() ? "" : ", ") + name;
+    lines.push_back("no " + std::string(group.what) + " in this profile (" + names +
+                    "): " + std::to_string(rules) + " " + group.rules + (rules == 1 ? "" : "s") +
+                    " not judged");
+  }
+  return lines;
+}
+
+Result<Coverage> CoverageFromJson(const nlohmann::json& json, const std::string& path) {
+  Coverage c;
+  JsonFields f(json, path);
+  f.Read("rules_judged", &c.rules_judged);
+  f.Read("rules_not_judged", &c.rules_not_judged);
+  f.Read("not_judged", &c.not_judged);
+  f.Read("missing", &c.missing);
+  f.Read("assumed", &c.assumed);
+  CANNBOT_RETURN_IF_ERROR(f.status());
+  return c;
 }
 
 Result<Evidence> EvidenceFromJson(const nlohmann::json& json, const std::string& path) {
@@ -240,15 +289,21 @@ Diagnosis Diagnose(const profile::Profile& profile, const profile::KernelProfile
   Diagnosis diagnosis;
   diagnosis.kernel = kernel.name;
   const Facts facts = internal::GatherFacts(profile, kernel);
+  Tally tally;
   for (const internal::BottleneckInfo& info : internal::Bottlenecks()) {
     bool judged = false;
-    std::optional<Finding> finding = Judge(info, facts, &judged);
+    std::optional<Finding> finding = Judge(info, facts, &judged, &tally);
     if (finding) {
       diagnosis.findings.push_back(std::move(*finding));
     } else if (!judged) {
       diagnosis.unjudged.push_back(std::string(info.title) + ": " + info.unjudged_hint);
+      diagnosis.coverage.not_judged.push_back(info.id);
     }
   }
+  diagnosis.coverage.rules_judged = tally.judged;
+  diagnosis.coverage.rules_not_judged = static_cast<int>(tally.missing.size());
+  diagnosis.coverage.missing = MissingGroups(facts, tally);
+  diagnosis.coverage.assumed = internal::Assumptions(facts);
   // Ties keep the table's order: the domain brief's order of how often each is the problem.
   std::stable_sort(diagnosis.findings.begin(), diagnosis.findings.end(),
                    [](const Finding& a, const Finding& b) {
@@ -291,7 +346,13 @@ nlohmann::json Diagnosis::ToJson() const {
           {"picked_because", picked_because},
           {"top", findings.empty() ? nlohmann::json(nullptr) : nlohmann::json(findings[0].bottleneck)},
           {"findings", std::move(list)},
-          {"unjudged", unjudged}};
+          {"unjudged", unjudged},
+          {"coverage",
+           {{"rules_judged", coverage.rules_judged},
+            {"rules_not_judged", coverage.rules_not_judged},
+            {"not_judged", coverage.not_judged},
+            {"missing", coverage.missing},
+            {"assumed", coverage.assumed}}}};
 }
 
 Result<Diagnosis> Diagnosis::FromJson(const nlohmann::json& json, const std::string& path) {
@@ -301,6 +362,9 @@ Result<Diagnosis> Diagnosis::FromJson(const nlohmann::json& json, const std::str
   f.Read("picked_because", &d.picked_because);
   f.Array("findings", &d.findings, FindingFromJson);
   f.Read("unjudged", &d.unjudged);
+  if (json.is_object() && json.contains("coverage")) {
+    f.Object("coverage", &d.coverage, CoverageFromJson);
+  }
   CANNBOT_RETURN_IF_ERROR(f.status());
   return d;
 }
@@ -308,9 +372,19 @@ Result<Diagnosis> Diagnosis::FromJson(const nlohmann::json& json, const std::str
 std::string Diagnosis::RenderText() const {
   std::string out = "Kernel: " + kernel + "\n";
   if (!picked_because.empty()) out += "Picked: " + picked_because + "\n";
+  for (const std::string& a : coverage.assumed) out += "Assumed: " + a + "\n";
   out += "\n";
-  if (findings.empty()) {
-    out += "No bottleneck found: every rule that could be judged passed.\n";
+  const int judged = coverage.rules_judged;
+  const int not_judged = coverage.rules_not_judged;
+  const auto rules = [](int n) { return std::to_string(n) + (n == 1 ? " rule" : " rules"); };
+  if (findings.empty() && judged == 0) {
+    out += "Nothing could be judged: this profile has none of the metrics the rules need "
+           "(below).\n";
+  } else if (findings.empty() && not_judged == 0) {
+    out += "No bottleneck found: all " + rules(judged) + " were judged and none fired.\n";
+  } else if (findings.empty()) {
+    out += "No bottleneck found by the " + rules(judged) + " that could be judged; " +
+           std::to_string(not_judged) + " could not be (below).\n";
   }
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
@@ -323,8 +397,15 @@ std::string Diagnosis::RenderText() const {
     for (const std::string& r : f.remedies) out += "     - " + r + "\n";
     out += "\n";
   }
-  if (!unjudged.empty()) {
+  const bool listed = !unjudged.empty() || !coverage.missing.empty();
+  if (!findings.empty() && not_judged > 0) {
+    out += std::to_string(judged) + " of the " + rules(judged + not_judged) +
+           " could be judged; " + std::to_string(not_judged) + " could not" +
+           (listed ? " (below).\n" : ", but every bottleneck was judged by another rule.\n");
+  }
+  if (listed) {
     out += "Not judged (missing metrics):\n";
+    for (const std::string& g : coverage.missing) out += "  - " + g + "\n";
     for (const std::string& u : unjudged) out += "  - " + u + "\n";
   }
   return out;

@@ -3,7 +3,9 @@
 // A rule table (diagnosis/rules.cc, data not scattered ifs) maps metrics to bottlenecks; each
 // finding carries its severity, the evidence (metric, value, threshold and where the threshold
 // comes from) and the usual remedies. Missing metrics never fail: the diagnosis lists what it
-// could not judge. Skills (issue: the LLM loop) are selected by the bottleneck ids below.
+// could not judge, how many rules that was, which groups of metrics the profile lacks, and
+// what it assumed (a core count inferred from the profile). Skills (issue: the LLM loop) are
+// selected by the bottleneck ids below.
 //
 // Thread-safety: pure functions over values.
 #pragma once
@@ -28,6 +30,7 @@ inline constexpr const char* kLatencyBound = "latency_bound";        // bound by
 inline constexpr const char* kCoreImbalance = "core_imbalance";      // last wave idle
 inline constexpr const char* kSerializedPipelines = "serialized_pipelines";  // no overlap
 inline constexpr const char* kComputeBound = "compute_bound";
+inline constexpr const char* kCubeStarved = "cube_starved";  // cube waits on MTE1/MTE2 feeding
 inline constexpr const char* kSubnormalNumbers = "subnormal_numbers";  // microcode assists
 
 enum class Severity { kInfo, kWarning, kCritical };
@@ -56,18 +59,37 @@ struct Finding {
   std::vector<std::string> remedies;
 };
 
+// How much of the rule table the profile let the diagnosis judge. A rule is judged when every
+// metric it reads is there, or when one that is there already rules it out (a cube rule on a
+// vector kernel); it is not judged when a metric it needs is missing.
+struct Coverage {
+  int rules_judged = 0;
+  int rules_not_judged = 0;
+  std::vector<std::string> not_judged;  // bottleneck ids none of whose rules could be judged
+  // Metric groups the profile lacks entirely, with what that left unjudged: "no cube/vector
+  // pipeline ratios in this profile (mac_ratio, ...): 14 pipeline rules not judged".
+  std::vector<std::string> missing;
+  // What the diagnosis assumed and where it came from: "core count: at least 20 cube cores,
+  // from the largest block dim among this profile's cube-core kernels (MatMul_1: 20); ...".
+  std::vector<std::string> assumed;
+
+  bool operator==(const Coverage&) const = default;
+};
+
 struct Diagnosis {
   std::string kernel;      // which kernel of the profile
   std::string picked_because;
   std::vector<Finding> findings;      // most severe first, then strongest evidence
   std::vector<std::string> unjudged;  // "cache misses: no l2_hit_rate in this profile"
+  Coverage coverage;
 
   bool Has(const std::string& bottleneck) const;
   const Finding* Top() const;
   nlohmann::json ToJson() const;
   // Reads ToJson's document back into the same value ("top" and the evidence's "text" are
-  // derived and not read). Errors name the field ("diagnosis.findings[0].strength: expected a
-  // number"); `path` names the document.
+  // derived and not read; "coverage" may be absent, as in documents written before it).
+  // Errors name the field ("diagnosis.findings[0].strength: expected a number"); `path`
+  // names the document.
   static Result<Diagnosis> FromJson(const nlohmann::json& json,
                                     const std::string& path = "diagnosis");
   std::string RenderText() const;

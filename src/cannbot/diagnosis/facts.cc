@@ -40,6 +40,25 @@ bool OnVectorCores(const KernelProfile& k) {
   return k.core_type == "AI_VECTOR_CORE" || k.core_type == "MIX_AIV";
 }
 
+// Which kind of Ascend core a task ran on, by the task type msprof, the PyTorch adapter or
+// task_time wrote ("AI_CORE", "AI Core", "MIX_AIC", "KERNEL_AIVEC", ...); kNone for AI CPU,
+// communication, GPU and CPU kernels, where block dims say nothing about AI cores.
+enum class CoreSide { kNone, kCube, kVector };
+
+CoreSide SideOf(const KernelProfile& k) {
+  const std::string& t = k.core_type;
+  if (OnVectorCores(k) || ContainsNoCase(t, "AIV")) return CoreSide::kVector;
+  if (ContainsNoCase(t, "AI_CORE") || ContainsNoCase(t, "AI Core") ||
+      ContainsNoCase(t, "AICORE") || ContainsNoCase(t, "MIX_AIC")) {
+    return CoreSide::kCube;
+  }
+  return CoreSide::kNone;
+}
+
+// Launches wider than this many blocks run in waves on every part (910A: 32 AI cores; 910B:
+// at most 24 cube / 48 vector cores), so they bound nothing about the core count.
+int WidestPart(CoreSide side) { return side == CoreSide::kVector ? 48 : 32; }
+
 void DeriveCoreCount(const profile::Profile& p, const KernelProfile& k, Facts* facts) {
   if (Get(*facts, m::kCoreCount) != nullptr) return;
   auto [cube, vector] = AscendCores(p.device);
@@ -47,7 +66,84 @@ void DeriveCoreCount(const profile::Profile& p, const KernelProfile& k, Facts* f
   const bool vector_cores = OnVectorCores(k);
   (*facts)[m::kCoreCount] = {static_cast<double>(vector_cores ? vector : cube), "",
                              std::string(vector_cores ? "vector" : "cube") + " cores of " +
-                                 p.device};
+                                 p.device + " (the profile's device)"};
+}
+
+// A lower bound of the core count when the exact one is unknown: the widest launch among the
+// profile's kernels on the same kind of core (Ascend kernels launch at most one block per
+// core as a rule), or the smallest part of a device family the profile names ("Ascend910B":
+// 20 cube / 40 vector cores). No default per file format: msprof writes the same task types
+// on a 310P (8 AI cores) as on a 910B (20 or 24), so a guess would flag healthy launches.
+void DeriveCoreLowerBound(const profile::Profile& p, const KernelProfile& k, Facts* facts) {
+  const Fact* exact = Get(*facts, m::kCoreCount);
+  const CoreSide side = SideOf(k);
+  std::string kind = side == CoreSide::kVector ? "vector" : "cube";
+  double bound = 0;
+  std::string how;
+  if (exact != nullptr && exact->value >= 1) {
+    bound = exact->value;
+    how = "cores, the core_count";
+  } else if (side != CoreSide::kNone) {
+    if (ContainsNoCase(p.device, "910B")) {
+      bound = side == CoreSide::kVector ? 40 : 20;
+      how = kind + " cores, from the smallest " + p.device + " part (the profile's device)";
+    }
+    const KernelProfile* widest = nullptr;
+    for (const KernelProfile& other : p.kernels) {
+      // The kernel's own launch says nothing about the cores it left idle.
+      if (&other == &k || other.name == k.name || SideOf(other) != side || !other.block_dim ||
+          *other.block_dim > WidestPart(side)) {
+        continue;
+      }
+      if (widest == nullptr || *other.block_dim > *widest->block_dim) widest = &other;
+    }
+    if (widest != nullptr && *widest->block_dim > bound) {
+      bound = static_cast<double>(*widest->block_dim);
+      how = kind + " cores, from the largest block dim among this profile's " + kind +
+            "-core kernels (" + widest->name + ": " + std::to_string(*widest->block_dim) + ")";
+    }
+  }
+  if (bound < 1) return;
+  (*facts)["core_count_at_least"] = {bound, "", how};
+  const Fact* blocks = Get(*facts, "block_dim");
+  if (blocks == nullptr) return;
+  const double idle = std::max(0.0, 1 - blocks->value / bound);
+  char text[160];
+  std::snprintf(text, sizeof(text), "1 - block_dim %.0f / core_count_at_least %.0f",
+                blocks->value, bound);
+  (*facts)["idle_core_share"] = {idle, "ratio", text};
+}
+
+// Whether the kernel's work runs on the cube unit: by its pipeline ratios when it has them
+// (the cube at least as busy as the vector unit), else by its op type and core. 1 or 0, and
+// absent when nothing says.
+void DeriveCubeKernel(const KernelProfile& k, Facts* facts) {
+  const Fact* mac = Get(*facts, m::kMacRatio);
+  const Fact* vec = Get(*facts, m::kVecRatio);
+  const double cube_busy = mac ? mac->value : 0;
+  const double vector_busy = vec ? vec->value : 0;
+  if (cube_busy > 0 || vector_busy > 0) {
+    const bool cube = cube_busy >= vector_busy;
+    std::string how = cube ? "the cube busier than the vector unit: "
+                           : "the vector unit busier than the cube: ";
+    if (mac != nullptr) how += Show(m::kMacRatio, mac);
+    if (mac != nullptr && vec != nullptr) how += cube ? " >= " : " < ";
+    if (vec != nullptr) how += Show(m::kVecRatio, vec);
+    (*facts)["cube_kernel"] = {cube ? 1.0 : 0.0, "", how};
+    return;
+  }
+  if (SideOf(k) == CoreSide::kVector) {
+    (*facts)["cube_kernel"] = {0, "", "runs on vector cores (" + k.core_type + "), no cube unit"};
+    return;
+  }
+  const std::string& op = k.type.empty() ? k.name : k.type;
+  bool matrix_op = !ContainsNoCase(op, "Depthwise");
+  matrix_op = matrix_op && (ContainsNoCase(op, "MatMul") || ContainsNoCase(op, "Gemm") ||
+                            ContainsNoCase(op, "Conv2D") || ContainsNoCase(op, "Conv3D") ||
+                            ContainsNoCase(op, "Convolution"));
+  if (matrix_op && SideOf(k) == CoreSide::kCube) {
+    (*facts)["cube_kernel"] = {1, "", "a matrix op (" + op + ") on " + k.core_type};
+  }
 }
 
 void DeriveUtilisation(Facts* facts) {
@@ -113,6 +209,17 @@ void DerivePipelines(Facts* facts) {
     }
     (*facts)["max_pipeline_ratio"] = {most, "ratio",
                                       std::string("the busiest pipeline is ") + busiest};
+  }
+  // How much busier the copies feeding the cube (MTE1 L1 -> L0, MTE2 global -> L1) are than
+  // the cube itself; only for cube kernels, whose vector unit is not the compute side.
+  const Fact* cube = Get(*facts, "cube_kernel");
+  const Fact* mte1 = Get(*facts, m::kMte1Ratio);
+  if (cube != nullptr && cube->value >= 1 && mac != nullptr && (mte1 || mte2)) {
+    const Fact* feed = (mte1 != nullptr && (mte2 == nullptr || mte1->value > mte2->value)) ? mte1
+                                                                                          : mte2;
+    const char* feed_name = feed == mte1 ? m::kMte1Ratio : m::kMte2Ratio;
+    (*facts)["cube_feed_over_mac"] = {feed->value / std::max(mac->value, 0.01), "x",
+                                      Show(feed_name, feed) + " / " + Show(m::kMacRatio, mac)};
   }
 }
 
@@ -181,12 +288,29 @@ Facts GatherFacts(const profile::Profile& profile, const KernelProfile& kernel) 
                                    kernel.launches > 1 ? "duration_us / launches" : ""};
   }
   DeriveCoreCount(profile, kernel, &facts);
+  DeriveCoreLowerBound(profile, kernel, &facts);
   DeriveUtilisation(&facts);
+  DeriveCubeKernel(kernel, &facts);
   DerivePipelines(&facts);
   DeriveLayoutShare(profile, &facts);
   DeriveInnerAxis(kernel, &facts);
   std::erase_if(facts, [](const auto& entry) { return !std::isfinite(entry.second.value); });
   return facts;
+}
+
+std::vector<std::string> Assumptions(const Facts& facts) {
+  std::vector<std::string> assumed;
+  const Fact* exact = Get(facts, m::kCoreCount);
+  const Fact* bound = Get(facts, "core_count_at_least");
+  if (exact != nullptr && !exact->derivation.empty()) {
+    assumed.push_back("core count: " + FormatValue(exact->value, "") + " " + exact->derivation);
+  } else if (exact == nullptr && bound != nullptr) {
+    assumed.push_back("core count: at least " + FormatValue(bound->value, "") + " " +
+                      bound->derivation +
+                      "; the exact count is unknown (name the device, e.g. --device "
+                      "Ascend910B3), so only a launch far narrower than that is flagged");
+  }
+  return assumed;
 }
 
 std::string FormatValue(double value, const std::string& unit) {

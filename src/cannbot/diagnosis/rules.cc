@@ -30,6 +30,10 @@ constexpr const char* kMaxUtilization = "max_utilization";
 constexpr const char* kLaunchUs = "launch_duration_us";
 constexpr const char* kBlockDim = "block_dim";
 constexpr const char* kInnerAxisBytes = "inner_axis_bytes";
+constexpr const char* kCubeKernel = "cube_kernel";
+constexpr const char* kCubeFeedOverMac = "cube_feed_over_mac";
+constexpr const char* kCoreCountAtLeast = "core_count_at_least";
+constexpr const char* kIdleCoreShare = "idle_core_share";
 
 constexpr Severity kCrit = Severity::kCritical;
 constexpr Severity kWarn = Severity::kWarning;
@@ -39,6 +43,11 @@ constexpr Severity kInfo = Severity::kInfo;
 const Condition kCubeSaturated{m::kMacRatio, Cmp::kGreaterEqual, 0.8, kAdvisor};
 const Condition kVectorSaturated{m::kVecRatio, Cmp::kGreaterEqual, 0.7, kAdvisor};
 const Condition kCubeDoesTheWork{m::kMacRatio, Cmp::kGreaterEqual, 0.5, kHeuristic};
+// The kernel's work runs on the cube unit (facts.cc: by its ratios, else its op type and
+// core). A cube kernel's vector unit idles by design, so the vector rules stand down for it.
+const Condition kIsCube{kCubeKernel, Cmp::kGreaterEqual, 1, kHeuristic};
+// Only cube kernels have this fact: the copies feeding the cube busier than the cube.
+const Condition kCubeWaitsForFeed{kCubeFeedOverMac, Cmp::kGreater, 1.0, kHeuristic};
 // Concrete causes a CPU self-profile can show.
 // Nearly all of the object's floating-point arithmetic scalar (a static count: a vector loop
 // with a scalar tail has a large scalar share, so only the extreme says "not vectorised").
@@ -91,7 +100,8 @@ const std::vector<BottleneckInfo>& Bottlenecks() {
         "wave keeps every core busy.",
         "Spread the tail evenly over all cores instead of leaving it to a few."},
        "needs the block dim and the core count (name the device, e.g. --device Ascend910B3, "
-       "or add a core_count metric)"},
+       "add a core_count metric, or profile it with other kernels whose largest block dim "
+       "bounds the core count)"},
       {kSerializedPipelines, "pipelines serialised (no double buffering)",
        {"Double-buffer so copy-in (MTE2), vector compute and copy-out (MTE3) overlap instead of "
         "running one after another.",
@@ -104,6 +114,15 @@ const std::vector<BottleneckInfo>& Bottlenecks() {
         "tolerance allows.",
         "Moving data faster will not help much here; doing less arithmetic will."},
        "needs mac_ratio, vec_ratio or compute_utilization"},
+      {kCubeStarved, "cube unit starved (L1/L0 feeding)",
+       {"Tile for L1 and L0: choose base blocks M/N/K that fill L0A/L0B (64 KB each) and L0C "
+        "(128 KB), e.g. 128x256x64 in fp16, so each operand copied in feeds more MMADs.",
+        "Double-buffer the cube's operands: ping-pong the A and B tiles in L1 and in L0A/L0B so "
+        "the MTE2 (global -> L1) and MTE1 (L1 -> L0) copies overlap the MMADs.",
+        "Keep larger K slices resident in L1 (512 KB) and reuse them across the N (or M) "
+        "blocks, so MTE2 reloads less from global memory; align M, N and K to 16 (the cube's "
+        "16x16x16 fractal)."},
+       "needs mac_ratio with mte1_ratio or mte2_ratio of a kernel that runs on the cube unit"},
       {kSubnormalNumbers, "subnormal numbers (microcode assists)",
        {"Keep every intermediate a normal number: clamp exp arguments at -87 (fp32), write "
         "results that would fall below FLT_MIN (1.2e-38) as 0 before the multiply that makes "
@@ -124,15 +143,17 @@ const std::vector<Rule>& Rules() {
         {m::kRooflineFraction, Cmp::kLess, 0.30, kHeuristic}},
        "Compute units are busy only {compute_utilization} of the time: the kernel waits for "
        "data."},
+      // On a cube kernel a busy MTE2 starves the cube: cube_starved says so, with the cube's
+      // remedies; only the advisor's matrix threshold (mte2 >= 95%) still calls it memory-bound.
       {kMemoryBound, kCrit, {kMte2OverCompute, Cmp::kGreater, 1.0, kVendorDocs}, {},
-       {kCubeSaturated},
+       {kCubeSaturated, kIsCube},
        "Copy-in from global memory (MTE2) is busier than the compute units "
        "({mte2_over_compute}): the kernel waits for data."},
       {kMemoryBound, kCrit, {m::kMte2Ratio, Cmp::kGreaterEqual, 0.95, kAdvisor}, {},
        {kCubeSaturated},
        "Copy-in from global memory (MTE2) is busy {mte2_ratio} of the time."},
       {kMemoryBound, kWarn, {m::kMte2Ratio, Cmp::kGreaterEqual, 0.7, kAdvisor}, {},
-       {kCubeSaturated},
+       {kCubeSaturated, kIsCube},
        "Copy-in from global memory (MTE2) is busy {mte2_ratio} of the time: it is the bound."},
       {kMemoryBound, kCrit, {m::kMemoryUtilization, Cmp::kGreaterEqual, 0.6, kNsight},
        {{m::kComputeUtilization, Cmp::kLess, 0.6, kNsight}}, {kCubeSaturated},
@@ -147,15 +168,16 @@ const std::vector<Rule>& Rules() {
        "{cache_miss_rate} of cache references miss."},
       {kCacheMisses, kInfo, {m::kL1HitRate, Cmp::kLess, 0.5, kHeuristic}, {}, {},
        "Only {l1_hit_rate} of L1 accesses hit."},
-      // --- too little vectorisation
-      {kLowVectorization, kWarn, {m::kVecRatio, Cmp::kLess, 0.5, kBrief}, {}, {kCubeDoesTheWork},
+      // --- too little vectorisation (never for a cube kernel: its vector unit idles by design)
+      {kLowVectorization, kWarn, {m::kVecRatio, Cmp::kLess, 0.5, kBrief}, {},
+       {kCubeDoesTheWork, kIsCube},
        "The vector unit is busy only {vec_ratio} of the time: work runs element by element."},
       {kLowVectorization, kInfo, {m::kVecRatio, Cmp::kLess, 0.9, kBrief}, {},
-       {kCubeDoesTheWork, kVectorSaturated},
+       {kCubeDoesTheWork, kVectorSaturated, kIsCube},
        "The vector unit is busy {vec_ratio} of the time, below the 90% a tuned vector op "
        "reaches."},
       {kLowVectorization, kWarn, {m::kScalarRatio, Cmp::kGreaterEqual, 0.5, kHeuristic},
-       {{m::kVecRatio, Cmp::kLess, 0.5, kBrief}}, {},
+       {{m::kVecRatio, Cmp::kLess, 0.5, kBrief}}, {kIsCube},
        "The scalar unit is busy {scalar_ratio} of the time while the vector unit idles."},
       // CPU kernels without counters: what GCC's vectorisation report and the object code say.
       {kLowVectorization, kCrit, {m::kVectorizedLoopShare, Cmp::kLess, 1.0, kCompilerReport},
@@ -184,10 +206,11 @@ const std::vector<Rule>& Rules() {
        "The inner axis of the first input is {inner_axis_bytes}, not a multiple of 256 bytes: "
        "copies are misaligned."},
       // --- latency-bound
-      // Busy pipelines that merely take turns are serialised, not latency-bound.
+      // Busy pipelines that merely take turns are serialised, not latency-bound; a cube that
+      // waits for busier feeding copies is starved, not latency-bound.
       {kLatencyBound, kWarn, {kMaxPipeline, Cmp::kLessEqual, 0.8, kAdvisor},
        {{kLaunchUs, Cmp::kGreaterEqual, 20, kAdvisor}},
-       {{kPipelineSum, Cmp::kGreaterEqual, 0.9, kAdvisor}},
+       {{kPipelineSum, Cmp::kGreaterEqual, 0.9, kAdvisor}, kCubeWaitsForFeed},
        "No pipeline is busy more than {max_pipeline_ratio} of the time: the kernel waits on "
        "latency, not throughput."},
       // Where the code shows a concrete cause (scalar arithmetic, library calls, subnormals),
@@ -204,6 +227,11 @@ const std::vector<Rule>& Rules() {
       {kCoreImbalance, kWarn,
        {kBlockDim, Cmp::kNotMultipleOf, 0, kAdvisor, m::kCoreCount}, {}, {},
        "A block dim of {block_dim} on {core_count} cores leaves cores idle in the last wave."},
+      // Without the exact count, a lower bound (the profile's widest launch on the same kind
+      // of core, or the device family's smallest part) still shows a launch far too narrow.
+      {kCoreImbalance, kWarn, {kIdleCoreShare, Cmp::kGreaterEqual, 0.5, kHeuristic}, {}, {},
+       "Only {block_dim} blocks on a device with at least {core_count_at_least} such cores: "
+       "{idle_core_share} of them idle for the whole launch."},
       // --- pipelines serialised
       {kSerializedPipelines, kWarn, {kPipelineSum, Cmp::kGreaterEqual, 0.9, kAdvisor},
        {{kPipelineSum, Cmp::kLessEqual, 1.05, kHeuristic}}, {},
@@ -218,6 +246,14 @@ const std::vector<Rule>& Rules() {
        {}, "Compute runs at {compute_utilization} of peak: the kernel is compute-bound."},
       {kComputeBound, kInfo, {m::kComputeUtilization, Cmp::kGreaterEqual, 0.6, kBrief}, {}, {},
        "Compute runs at {compute_utilization} of peak, above the 60% a tuned kernel reaches."},
+      // --- cube unit starved
+      {kCubeStarved, kCrit, kCubeWaitsForFeed, {kIsCube}, {kCubeSaturated},
+       "The cube unit is busy only {mac_ratio} of the time while the copies that feed it are "
+       "busier ({cube_feed_over_mac}): the cube waits for its operands."},
+      {kCubeStarved, kWarn, {m::kMte1Ratio, Cmp::kGreaterEqual, 0.7, kAdvisor}, {kIsCube},
+       {kCubeSaturated},
+       "L1 -> L0 copies (MTE1) are busy {mte1_ratio} of the time: the L0A/L0B tiles are "
+       "refilled too often for the cube."},
       // --- subnormal numbers
       {kSubnormalNumbers, kCrit, kSubnormalTrap, {}, {},
        "On the op's edge inputs the kernel runs {subnormal_slowdown} as long as with "
@@ -227,6 +263,34 @@ const std::vector<Rule>& Rules() {
        "The kernel produces subnormal numbers on the op's edge inputs "
        "({subnormal_results.note}): Intel cores take a microcode assist for each, so it runs "
        "far slower there than the timing on this CPU shows."},
+  };
+  return table;
+}
+
+const std::vector<MetricGroup>& MetricGroups() {
+  static const std::vector<MetricGroup> table = {
+      {"cube/vector pipeline ratios",
+       {m::kMacRatio, m::kVecRatio, m::kScalarRatio, m::kMte1Ratio, m::kMte2Ratio, m::kMte3Ratio},
+       {m::kMacRatio, m::kVecRatio, m::kScalarRatio, m::kMte1Ratio, m::kMte2Ratio, m::kMte3Ratio,
+        kMte2OverCompute, kScalarOverCompute, kPipelineSum, kMaxPipeline, kCubeFeedOverMac},
+       "pipeline rule"},
+      {"compute or memory utilisation",
+       {m::kComputeUtilization, m::kMemoryUtilization, m::kGflops, m::kMemoryBandwidth,
+        m::kDramUtilization, m::kRooflineFraction},
+       {m::kComputeUtilization, m::kMemoryUtilization, kMaxUtilization, m::kRooflineFraction},
+       "utilisation rule"},
+      {"cache or bank-conflict rates",
+       {m::kL2HitRate, m::kL1HitRate, m::kCacheMissRate, m::kBankConflictRate},
+       {m::kL2HitRate, m::kL1HitRate, m::kCacheMissRate, m::kBankConflictRate},
+       "cache rule"},
+      {"branch counters", {m::kBranchMissRate}, {m::kBranchMissRate}, "branch rule"},
+      {"block dim", {kBlockDim}, {kBlockDim, kIdleCoreShare}, "core-count rule"},
+      {"code evidence of a CPU self-profile",
+       {m::kVectorizedLoopShare, m::kScalarFpShare, m::kMathCalls, m::kSubnormalResults,
+        m::kSubnormalSlowdown},
+       {m::kVectorizedLoopShare, m::kScalarFpShare, m::kMathCalls, m::kSubnormalResults,
+        m::kSubnormalSlowdown},
+       "self-profile rule"},
   };
   return table;
 }

@@ -44,9 +44,20 @@ struct BottleneckInfo {
   const char* unjudged_hint;  // what would let cannbot judge it, when nothing could
 };
 
+// A family of metrics one tool writes together (msprof's pipeline ratios, ncu's utilisation,
+// the cache counters): when a profile has none of `measured`, every rule reading any of
+// `reads` is unjudged for that one reason, and the diagnosis says so once for the group.
+struct MetricGroup {
+  const char* what;                    // "cube/vector pipeline ratios"
+  std::vector<const char*> measured;   // the group is missing when none of these is there
+  std::vector<const char*> reads;      // measured plus the facts derived from them
+  const char* rules;                   // "pipeline rules", for "12 pipeline rules not judged"
+};
+
 // In the domain brief's order of how often each bottleneck is the problem (a tie-breaker).
 const std::vector<BottleneckInfo>& Bottlenecks();
 const std::vector<Rule>& Rules();
+const std::vector<MetricGroup>& MetricGroups();
 
 struct Fact {
   double value = 0;
@@ -57,6 +68,10 @@ using Facts = std::map<std::string, Fact>;
 
 // The kernel's metrics plus derived quantities (see facts.cc for each derivation).
 Facts GatherFacts(const profile::Profile& profile, const profile::KernelProfile& kernel);
+
+// What GatherFacts assumed rather than read, for people: the core count (exact or a lower
+// bound) and where it came from. Empty when nothing was assumed.
+std::vector<std::string> Assumptions(const Facts& facts);
 
 // "12.3%" for ratios, "85 GB/s", "1.77x", "30".
 std::string FormatValue(double value, const std::string& unit);

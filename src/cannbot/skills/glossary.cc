@@ -73,7 +73,7 @@ const std::vector<Concept> kConcepts = {
      {}},
     {"cube",
      {"matmul*", "gemm*", "matrix multipl*", "cube", "mmad", "矩阵乘", "矩阵运算", "矩阵计算"},
-     {"compute_bound"},
+     {"compute_bound", "cube_starved"},
      {"matmul"}},
     {"register-tiling",
      {"microkernel*", "micro kernel*", "register block*", "register til*", "寄存器分块", "微内核"},
