@@ -82,6 +82,34 @@ TEST(SuggestTest, BrokenKernelIsRepairedAfterOneRoundAndAccepted) {
   EXPECT_NE(first.find("x[i] / (1.0f + std::exp(-x[i]))"), std::string::npos);
 }
 
+// With `[skills] model_picks`, the model chooses among the best-scored skills by name and
+// description; only its pick reaches the optimisation prompt, and the report says so.
+TEST(SuggestTest, TheModelPicksAmongTheTopSkillsAndThePickIsRecorded) {
+  FakeLlmServer server;
+  server.Push(Chat({"PICK: fast-math-approximations\nThe expf call is what blocks the loop."}));
+  server.Push(Chat({Fenced(Read(SourcePath("examples/swish/optimized.cpp")))}));
+  TempDir tmp = std::move(TempDir::Create("cannbot-suggest-test")).value();
+  ASSERT_TRUE(WriteFile(tmp.File("cannbot.toml"), "[skills]\nmodel_picks = true\n").ok());
+  // A profile whose diagnosis gives several skills a reason (memory, vectorisation, cache).
+  SuggestRun run = Suggest({SourcePath("examples/swish/naive.cpp"), "--op", "swish", "--llm",
+                            server.base_url(), "--model", "m", "--samples", "1", "--rounds", "0",
+                            "--profile", SourcePath("tests/fixtures/profiles/json/depthwise_brief.json"),
+                            "--config", tmp.File("cannbot.toml"), "--json", "--seed", "5"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::vector<std::string> requests = server.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_NE(requests[0].find("PICK:"), std::string::npos) << requests[0];
+  EXPECT_NE(requests[0].find("memory-tiling-double-buffering"), std::string::npos);
+  EXPECT_NE(requests[0].find("vectorize-simd"), std::string::npos);
+  // The rules rank memory-tiling-double-buffering first; the model's pick replaces them.
+  EXPECT_NE(requests[1].find("### Skill: fast-math-approximations"), std::string::npos);
+  EXPECT_EQ(requests[1].find("### Skill: memory-tiling-double-buffering"), std::string::npos);
+  nlohmann::json report = JsonOf(run.output);
+  ASSERT_TRUE(report.is_object()) << run.output;
+  EXPECT_NE(report.dump().find("skills picked by the model: fast-math-approximations"),
+            std::string::npos) << report.dump(2);
+}
+
 TEST(SuggestTest, WrongNumbersAreRepairedWithTheMismatchReport) {
   FakeLlmServer server;
   server.Push(Chat({Fenced(Read(SourcePath("tests/fixtures/kernels/swish/wrong_formula.cpp")))}));

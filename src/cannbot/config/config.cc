@@ -136,9 +136,13 @@ Status FromJson(const Json& j, Config* config) {
       CANNBOT_RETURN_IF_ERROR(ReadLoop(value, &config->loop));
     } else if (key == "skills") {
       for (const auto& item : value.items()) {
-        if (item.key() != "dirs") return Unknown("skills.", item.key());
+        if (item.key() != "dirs" && item.key() != "model_picks") {
+          return Unknown("skills.", item.key());
+        }
       }
       CANNBOT_RETURN_IF_ERROR(Read(value, "dirs", &config->skill_dirs, "skills."));
+      CANNBOT_RETURN_IF_ERROR(
+          Read(value, "model_picks", &config->model_picks_skills, "skills."));
     } else if (key == "server") {
       CANNBOT_RETURN_IF_ERROR(ReadServer(value, &config->server));
     } else if (key == "compiler") {

@@ -10,7 +10,7 @@
 //   insecure_sandbox = false          run untrusted kernels where a sandbox layer is missing
 //   [llm]      url, model, api_key_env, temperature, max_tokens, timeout_seconds, retries
 //   [loop]     samples, rounds, good_enough_roofline, token_budget
-//   [skills]   dirs = ["/opt/team-skills"]
+//   [skills]   dirs = ["/opt/team-skills"], model_picks = false
 //   [compiler] command, flags = ["-O3", ...]
 //   [server]   host, port, tokens, queue_size, workers, max_body_bytes, retention_days,
 //              retention_jobs, shutdown_grace_seconds, http_threads, llm_urls
@@ -51,6 +51,10 @@ struct Config {
   llm::LlmConfig llm;         // llm.base_url "" = the offline provider
   optimize::LoopConfig loop;
   std::vector<std::string> skill_dirs;  // in addition to the built-in skills/
+  // With an LLM endpoint: the model chooses among the best-scored skills by name and
+  // description (optimize/skill_pick.h) instead of taking the rule-based choice as is. Off by
+  // default: it costs one more request per job.
+  bool model_picks_skills = false;
   std::vector<std::string> ops_dirs;    // op spec directories, in addition to the built-ins
   // Most tensor memory one call of a spec file's op may need (the perf gate keeps several
   // calls' data); a spec above it is refused with the figure.

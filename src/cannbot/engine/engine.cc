@@ -6,6 +6,7 @@
 #include "cannbot/diagnosis/diagnosis.h"
 #include "cannbot/engine/providers.h"
 #include "cannbot/ops/op_spec_file.h"
+#include "cannbot/optimize/skill_pick.h"
 #include "cannbot/target/registry.h"
 
 namespace cannbot::engine {
@@ -66,6 +67,34 @@ Result<profile::Profile> ProfileFor(const JobSpec& spec, const ops::OpSpec& op,
   }
   report->profile_source = "self-profile on this CPU (no profile given)";
   return std::move(measured).value();
+}
+
+// The skills for the prompt: the rule-based choice, or, with an LLM and `[skills] model_picks`,
+// the model's pick among the best-scored candidates (optimize/skill_pick.h); recorded in the
+// report either way.
+std::vector<skills::SkillMatch> ChooseSkills(const config::Config& config,
+                                             const ProviderBundle& bundle,
+                                             const skills::SkillLibrary& library,
+                                             const std::string& op, const std::string& target,
+                                             SuggestReport* report) {
+  constexpr size_t kCandidates = 6, kPicks = 3;
+  std::vector<skills::SkillMatch> chosen = library.Select(report->diagnosis, op, target);
+  if (config.model_picks_skills && !bundle.offline && bundle.chat != nullptr) {
+    const std::vector<skills::SkillMatch> candidates =
+        optimize::PickCandidates(library.Explain(report->diagnosis, op, target), kCandidates);
+    if (candidates.size() > 1) {
+      auto pick = optimize::AskModelToPick(*bundle.chat, candidates, report->diagnosis, op, kPicks);
+      if (!pick.ok()) {
+        report->notes.push_back("skills: asking the model to pick failed (" +
+                                pick.status().message() + "); the rule-based choice was kept");
+      } else {
+        report->notes.push_back(pick->note);
+        if (!pick->chosen.empty()) chosen = std::move(pick->chosen);
+      }
+    }
+  }
+  for (const skills::SkillMatch& m : chosen) report->skills.push_back(m.skill->name + ": " + m.why);
+  return chosen;
 }
 
 void Diagnose(const JobSpec& spec, const profile::Profile& profile, SuggestReport* report) {
@@ -197,8 +226,8 @@ Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
   request.op = op;
   request.original = kernel;
   request.diagnosis = report.diagnosis;
-  request.skills = parts_.skills->Select(report.diagnosis, op->name, std::string(target.name()));
-  for (const skills::SkillMatch& m : request.skills) report.skills.push_back(m.skill->name + ": " + m.why);
+  request.skills = ChooseSkills(config, bundle, *parts_.skills, op->name,
+                                std::string(target.name()), &report);
   target::HardwareFacts facts{[&validator]() -> const validator::MachineModel& {
                                 return validator.Machine();
                               },
