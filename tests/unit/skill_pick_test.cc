@@ -22,9 +22,10 @@ class SkillPickTest : public ::testing::Test {
         fast_math_(MakeSkill("fast-math-approximations", "Polynomial exp and erf.")),
         tiling_(MakeSkill("memory-tiling", "双缓冲 and tiling for bandwidth-bound kernels.")),
         other_(MakeSkill("vectorize-simd-extra", "Another one.")) {
-    candidates_ = {{&vectorise_, 2075, "addresses low_vectorization"},
-                   {&fast_math_, 2080, "addresses low_vectorization"},
-                   {&tiling_, 3080, "addresses memory_bound"}};
+    candidates_.resize(3);
+    candidates_[0].skill = &vectorise_, candidates_[0].score = 2075;
+    candidates_[1].skill = &fast_math_, candidates_[1].score = 2080;
+    candidates_[2].skill = &tiling_, candidates_[2].score = 3080;
   }
   std::vector<std::string> Names(const std::vector<skills::SkillMatch>& matches) {
     std::vector<std::string> names;
@@ -36,10 +37,13 @@ class SkillPickTest : public ::testing::Test {
 };
 
 TEST_F(SkillPickTest, CandidatesAreTheScoredSkillsBestFirst) {
-  std::vector<skills::SkillVerdict> verdicts = {
-      {candidates_[0], true, "metadata"}, {{&other_, 0, "declared targets exclude cpu"}, false,
-                                           "metadata"},
-      {candidates_[1], true, "metadata"}, {candidates_[2], true, "metadata"}};
+  // Built member by member: GCC 12 at -O3 warns (maybe-uninitialized) on the braced form.
+  std::vector<skills::SkillVerdict> verdicts(4);
+  verdicts[0].match = candidates_[0];
+  verdicts[1].match.skill = &other_;  // score 0: the rules excluded it
+  verdicts[1].match.why = "declared targets exclude cpu";
+  verdicts[2].match = candidates_[1];
+  verdicts[3].match = candidates_[2];
   EXPECT_EQ(Names(PickCandidates(verdicts, 6)),
             (std::vector<std::string>{"memory-tiling", "fast-math-approximations",
                                       "vectorize-simd"}));
