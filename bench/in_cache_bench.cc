@@ -12,11 +12,9 @@
 //       softmax (x, y, rows, cols); layernorm, layernorm_gelu (x, gamma, beta, y, rows, cols, eps)
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>

@@ -57,13 +57,12 @@ bool OneOf(const std::string& op, std::initializer_list<const char*> names) {
 }
 
 // The target for this op, and whether the row meets it.
-std::string Target(const Row& row, const validator::MachineModel& machine, bool* met) {
+std::string Target(const Row& row, bool* met) {
   char text[128];
   const validator::KernelTiming& after = row.perf.candidate;
   if (row.op == "matmul") {
     // The perf gate's roofline fraction: GFLOP/s over the FMA peak of the model the verdict
     // was judged by (raised during the run if a kernel beat it).
-    (void)machine;
     const double peak = after.roofline_fraction;
     double fastest_vendor = 0;
     for (const VendorTiming& v : row.vendors) {
@@ -207,7 +206,7 @@ int main(int argc, char** argv) {
       continue;
     }
     bool met = false;
-    const std::string target = Target(row, machine, &met);
+    const std::string target = Target(row, &met);
     if (!met) ++missed;
     const auto& before = row.perf.baseline;
     const auto& after = row.perf.candidate;

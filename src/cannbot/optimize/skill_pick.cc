@@ -92,8 +92,8 @@ Result<SkillPick> AskModelToPick(llm::ChatClient& chat,
   CANNBOT_ASSIGN_OR_RETURN(llm::Completion completion,
                            chat.Complete(PickMessages(candidates, diagnosis, op, max_picks), 1));
   SkillPick pick;
-  pick.answer = completion.choices.empty() ? "" : completion.choices.front();
-  pick.chosen = ParsePick(pick.answer, candidates, max_picks);
+  pick.chosen = ParsePick(completion.choices.empty() ? "" : completion.choices.front(),
+                          candidates, max_picks);
   pick.note = pick.chosen.empty()
                   ? "skills: the model named none of the candidates (" + Names(candidates) +
                         "); the rule-based choice was kept"

@@ -3,7 +3,8 @@
 // description only) together with the diagnosis, and names the ones worth reading; their
 // bodies then go into the optimisation prompt. The rule-based ranking (skills::SkillLibrary::
 // Explain) still decides who the candidates are, so a skill for another target or another op
-// family is never offered. What the model picked, and its answer, go into the report.
+// family is never offered. What the model picked, among which candidates, goes into the report
+// (a note).
 //
 // Thread-safety: pure functions apart from the one request through `chat`.
 #pragma once
@@ -20,7 +21,6 @@ namespace cannbot::optimize {
 
 struct SkillPick {
   std::vector<skills::SkillMatch> chosen;  // in the candidates' order; empty: none usable
-  std::string answer;                      // the model's reply, as sent
   std::string note;                        // one sentence for the report
 };
 

@@ -140,10 +140,6 @@ MachineModel LoadOrMeasureMachineModel(store::Store* store, int cpu) {
   return model;
 }
 
-}  // namespace cannbot::validator
-
-namespace cannbot::validator {
-
 MachineModel RemeasureKeepingBest(store::Store* store, int cpu, const MachineModel& model) {
   MachineModel best = MeasureMachineModel(cpu);
   best.read_gbps = std::max(best.read_gbps, model.read_gbps);
