@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cannbot/engine/engine.h"
+#include "cannbot/engine/package_validation.h"
 #include "cannbot/store/store.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
@@ -17,6 +18,8 @@ struct ValidateFlags {
   std::string op;
   std::string candidate;
   std::string baseline;
+  std::string package;           // --package: an operator package (ascendc target)
+  std::string baseline_package;  // --baseline-package
   bool json = false;
   uint64_t seed = 0;
   bool seed_given = false;
@@ -46,12 +49,64 @@ Result<validator::KernelSource> ReadKernel(const std::string& path, const std::s
   return validator::KernelSource{path, std::move(text).value()};
 }
 
+validator::ValidatorConfig MakeConfig(const ValidateFlags& flags) {
+  validator::ValidatorConfig config;
+  config.compiler.compiler = flags.compiler;
+  if (!flags.cflags.empty()) config.compiler.flags = SplitFlags(flags.cflags);
+  config.compiler.use_cache = !flags.no_cache;
+  config.compiler.source_check = !flags.no_static_check;
+  config.perf.min_speedup = flags.min_speedup;
+  config.perf.max_seconds = flags.max_perf_seconds;
+  config.keep_work_dir = flags.keep_work_dir;
+  config.insecure_sandbox = flags.insecure_sandbox;
+  return config;
+}
+
+// --package: every dtype combination of an operator package's OpDef.
+int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
+  if (flags.target_name != "ascendc") {
+    return ReportError(Status::InvalidArgument("--package takes an Ascend C operator package: "
+                                               "add --target ascendc"),
+                       flags.json);
+  }
+  if (!flags.candidate.empty() || !flags.baseline.empty()) {
+    return ReportError(Status::InvalidArgument("--package replaces --candidate; the baseline "
+                                               "of a package is --baseline-package"),
+                       flags.json);
+  }
+  auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
+  if (!store.ok()) return ReportError(store.status(), flags.json);
+  validator::Validator validator(MakeConfig(flags), store->get(), registry);
+  engine::PackageRequest request;
+  request.op = flags.op;
+  request.candidate_dir = flags.package;
+  request.baseline_dir = flags.baseline_package;
+  if (flags.seed_given) request.seed = flags.seed;
+  auto report = engine::ValidatePackage(validator, registry, request);
+  if (!report.ok()) return ReportError(report.status(), flags.json);
+  if (flags.json) {
+    std::printf("%s\n", report->ToJson().dump(2).c_str());
+  } else {
+    std::printf("%s", report->RenderText().c_str());
+  }
+  return report->ok() ? kExitOk : kExitRejected;
+}
+
 int Run(const ValidateFlags& flags, const ops::Registry& registry) {
   if (auto op = engine::FindOp(registry, flags.op); !op.ok()) {
     return ReportError(op.status(), flags.json);
   }
   auto target = target::Parse(flags.target_name, "--target");
   if (!target.ok()) return ReportError(target.status(), flags.json);
+  if (!flags.package.empty()) return RunPackage(flags, registry);
+  if (!flags.baseline_package.empty()) {
+    return ReportError(Status::InvalidArgument("--baseline-package goes with --package"), flags.json);
+  }
+  if (flags.candidate.empty()) {
+    return ReportError(Status::InvalidArgument("give the kernel to validate: --candidate FILE "
+                                               "(or --package DIR with --target ascendc)"),
+                       flags.json);
+  }
   validator::ValidationRequest request;
   request.op = flags.op;
   auto candidate = ReadKernel(flags.candidate, "candidate");
@@ -67,16 +122,7 @@ int Run(const ValidateFlags& flags, const ops::Registry& registry) {
 
   auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
   if (!store.ok()) return ReportError(store.status(), flags.json);
-  validator::ValidatorConfig config;
-  config.compiler.compiler = flags.compiler;
-  if (!flags.cflags.empty()) config.compiler.flags = SplitFlags(flags.cflags);
-  config.compiler.use_cache = !flags.no_cache;
-  config.compiler.source_check = !flags.no_static_check;
-  config.perf.min_speedup = flags.min_speedup;
-  config.perf.max_seconds = flags.max_perf_seconds;
-  config.keep_work_dir = flags.keep_work_dir;
-  config.insecure_sandbox = flags.insecure_sandbox;
-  validator::Validator validator(config, store->get(), registry);
+  validator::Validator validator(MakeConfig(flags), store->get(), registry);
   auto verdict = validator.Validate(request);
   if (!verdict.ok()) return ReportError(verdict.status(), flags.json);
   if (flags.json) {
@@ -95,7 +141,13 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
       "validate", "Compile, check and time a candidate kernel against a baseline");
   cmd->add_option("--op", flags->op, "Built-in op the kernel implements (see `cannbot ops`)")
       ->required();
-  cmd->add_option("--candidate", flags->candidate, "Candidate kernel source (C++)")->required();
+  cmd->add_option("--candidate", flags->candidate, "Candidate kernel source (C++)");
+  cmd->add_option("--package", flags->package,
+                  "An Ascend C operator package (op_host/ + op_kernel/) instead of --candidate; "
+                  "every dtype combination of its OpDef is validated (--target ascendc)");
+  cmd->add_option("--baseline-package", flags->baseline_package,
+                  "The operator package --package replaces (default: none, compile and numeric "
+                  "layers only)");
   cmd->add_option("--target", flags->target_name, "What the kernel is written for: " + target::Names())
       ->capture_default_str();
   cmd->add_option("--baseline", flags->baseline,

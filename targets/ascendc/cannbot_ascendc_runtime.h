@@ -153,6 +153,9 @@ class Runtime {
     regions_.clear();
   }
   void AddRegion(const GmRegion& region) { regions_.push_back(region); }
+  // The tiling key the host tiling chose (TILING_KEY_IS); 0 when it set none.
+  void set_tiling_key(uint64_t key) { tiling_key_ = key; }
+  uint64_t tiling_key() const { return tiling_key_; }
 
   void BeginBlock(uint32_t index) {
     in_block_ = true;
@@ -310,6 +313,7 @@ class Runtime {
   uint32_t ub_used_ = 0;
   uint32_t ub_high_water_ = 0;
   uint64_t pipe_all_barriers_ = 0;
+  uint64_t tiling_key_ = 0;
   Counters counters_;
   std::vector<Slot> slots_;
   std::vector<QueueState> queues_;

@@ -97,8 +97,18 @@ inline PipelineFacts BlockPipeline() {
 
 }  // namespace launch_detail
 
+// What an operator package's launch adds (docs/ascendc.md, "Operator packages"): the tiling
+// key its host tiling chose and the workspace it asked for, a writable GM region the kernel
+// receives as its `workspace` argument (null when 0 bytes).
+struct LaunchExtras {
+  uint64_t tiling_key = 0;
+  uint64_t workspace_bytes = 0;
+};
+
+// `body(in, out, workspace, tiling)` runs one block.
 template <typename Body>
-inline void Launch(const CannbotTiling& tiling, std::initializer_list<const float*> inputs,
+inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
+                   std::initializer_list<const float*> inputs,
                    std::initializer_list<float*> outputs, std::initializer_list<int64_t> elements,
                    Body&& body) {
   const size_t n_in = inputs.size(), n_out = outputs.size();
@@ -135,6 +145,12 @@ inline void Launch(const CannbotTiling& tiling, std::initializer_list<const floa
     // A gap of one alignment unit keeps neighbouring tensors from touching.
     shape.total += (shape.bytes[t] + 2 * kGmAlign - 1) / kGmAlign * kGmAlign;
   }
+  const uint64_t workspace_offset = shape.total;
+  if (extras.workspace_bytes > (uint64_t{1} << 32)) {
+    Violation("tiling", "the tiling asked for a %llu-byte workspace; cannbot's launch allows 4 GiB",
+              static_cast<unsigned long long>(extras.workspace_bytes));
+  }
+  shape.total += (extras.workspace_bytes + 2 * kGmAlign - 1) / kGmAlign * kGmAlign;
   const uint64_t page = 4096;
   const uint64_t arena_bytes = (shape.total + page - 1) / page * page;
   uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(page, arena_bytes));
@@ -173,6 +189,17 @@ inline void Launch(const CannbotTiling& tiling, std::initializer_list<const floa
     r.index = static_cast<int>(t >= n_in ? t - n_in : t);
     rt.AddRegion(r);
   }
+  if (extras.workspace_bytes > 0) {
+    GmRegion w;
+    w.view = view + workspace_offset;
+    w.bytes = extras.workspace_bytes;
+    w.data = arena + workspace_offset;
+    w.writable = true;
+    w.dtype_bits = 0;  // any element type
+    w.kind = "the workspace";
+    rt.AddRegion(w);
+  }
+  rt.set_tiling_key(extras.tiling_key);
   GmRegion tiling_region;
   tiling_region.view = tiling_copy;
   tiling_region.bytes = sizeof(tiling_copy);
@@ -195,7 +222,9 @@ inline void Launch(const CannbotTiling& tiling, std::initializer_list<const floa
       out_addr[t] = const_cast<GM_ADDR>(view + shape.offset[n_in + t]);
     }
     rt.BeginBlock(b);
-    body(in_addr, out_addr, static_cast<GM_ADDR>(tiling_copy));
+    GM_ADDR workspace =
+        extras.workspace_bytes > 0 ? const_cast<GM_ADDR>(view + workspace_offset) : nullptr;
+    body(in_addr, out_addr, workspace, static_cast<GM_ADDR>(tiling_copy));
     rt.EndBlock();
     total.Add(rt.counters());
     max_block.Max(rt.counters());
@@ -246,6 +275,15 @@ inline void Launch(const CannbotTiling& tiling, std::initializer_list<const floa
       static_cast<unsigned long long>(tiles), static_cast<unsigned long long>(barriers),
       overlap ? "true" : "false", total_json, max_json);
   std::fflush(stdout);
+}
+
+// The built-in ops' launch: no tiling key, no workspace; `body(in, out, tiling)`.
+template <typename Body>
+inline void Launch(const CannbotTiling& tiling, std::initializer_list<const float*> inputs,
+                   std::initializer_list<float*> outputs, std::initializer_list<int64_t> elements,
+                   Body&& body) {
+  Launch(tiling, LaunchExtras{}, inputs, outputs, elements,
+         [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR, GM_ADDR t) { body(in, out, t); });
 }
 
 }  // namespace cannbot_ascendc

@@ -58,6 +58,13 @@ struct Param {
   // Number of elements of a tensor param for a shape; empty for sizes and scalars.
   std::function<int64_t(const Shape&)> elements;
   DType dtype = DType::kF32;  // a tensor's element type (the built-in ops are all fp32)
+  // A tensor's dimensions for a shape, when its extent is a product (`rows*cols`: one
+  // dimension per factor, for APIs that see shapes, such as an Ascend C tiling function);
+  // unset: one dimension of `elements`. Read it through Dims().
+  std::function<std::vector<int64_t>(const Shape&)> dims = nullptr;
+  std::vector<int64_t> Dims(const Shape& shape) const {
+    return dims ? dims(shape) : std::vector<int64_t>{elements(shape)};
+  }
 
   std::string CType() const;  // "const float*", "float*", "int64_t", "float"
   bool IsTensor() const { return kind == ParamKind::kInput || kind == ParamKind::kOutput; }

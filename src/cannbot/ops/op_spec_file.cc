@@ -20,6 +20,33 @@
 namespace cannbot::ops {
 namespace {
 
+// The dimensions an extent names: its top-level factors (`rows*cols` -> [rows, cols]); a
+// single dimension when it is not a product. Unset when a factor does not parse on its own.
+std::function<std::vector<int64_t>(const Shape&)> ExtentDims(const std::string& extent) {
+  std::vector<util::Expr> factors;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= extent.size(); ++i) {
+    const char c = i < extent.size() ? extent[i] : '*';
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c != '*' || depth != 0) continue;
+    auto factor = util::Expr::Parse(extent.substr(start, i - start));
+    if (!factor.ok()) return nullptr;
+    factors.push_back(*factor);
+    start = i + 1;
+  }
+  if (factors.size() < 2) return nullptr;
+  return [factors](const Shape& s) {
+    std::vector<int64_t> dims;
+    for (const util::Expr& f : factors) {
+      auto n = f.EvaluateInteger(s.sizes);
+      dims.push_back(n.ok() ? *n : 0);
+    }
+    return dims;
+  };
+}
+
 using spec_file::MakeShapeCheck;
 using spec_file::ParamFacts;
 using spec_file::SpecReader;
@@ -89,6 +116,7 @@ void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, Op
       auto n = e.EvaluateInteger(s.sizes);
       return n.ok() ? *n : 0;  // check_shape refuses such a shape; counts stay sane
     };
+    p.dims = ExtentDims(*extent);
   } else if (p.kind == ParamKind::kSize) {
     const auto min = r.Integer(t, where, "min", false);
     const auto max = r.Integer(t, where, "max", false);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +66,21 @@ Status WriteFile(const std::string& path, const std::string& data) {
   }
   if (::close(fd) != 0) return Status::IoError(path + ": " + Errno());
   return Status::Ok();
+}
+
+bool IsPlainRelativePath(const std::string& path) {
+  if (path.empty() || path.front() == '/' || path.find('\\') != std::string::npos ||
+      path.find('\0') != std::string::npos) {
+    return false;
+  }
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t end = std::min(path.find('/', start), path.size());
+    const std::string part = path.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 bool PathExists(const std::string& path) {

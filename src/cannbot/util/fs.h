@@ -18,6 +18,9 @@ Result<std::string> ReadFile(const std::string& path, size_t max_bytes = 64u << 
 // Writes `data` to `path` (mode 0600), replacing it.
 Status WriteFile(const std::string& path, const std::string& data);
 bool PathExists(const std::string& path);
+// True for a relative path that stays below its starting directory: not empty, not absolute,
+// no "." or ".." component, no empty component, no backslash or NUL.
+bool IsPlainRelativePath(const std::string& path);
 // `program` as an absolute path: itself when it names a path, else the first executable
 // regular file of that name in $PATH (or `fallback_path` when PATH is unset). Relative PATH
 // entries are skipped: a child running in another directory would find something else.

@@ -32,6 +32,14 @@ struct AscendcTarget {
 // Reads the emulation headers from the data directory.
 Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op);
 
+// Every emulation header (device and host API) by the path a kernel or an operator package
+// includes it by ("kernel_operator.h", "register/op_def_registry.h").
+Result<SourceFiles> AscendcEmulationFiles();
+
+// `op` with one more size per tensor, its element count ("elements_<tensor>"), filled in on
+// every shape: what the emulated launch needs beside the op's own arguments.
+ops::OpSpec WithElementCounts(const ops::OpSpec& op);
+
 // Judges outputs with the CANN precision standard for the kernel's dtype (read from its stats
 // line), and explains crashes by the emulation's rule-violation lines.
 class AscendcJudge : public OutputJudge {

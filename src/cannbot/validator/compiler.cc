@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iterator>
 #include <sstream>
 
@@ -140,7 +141,8 @@ TargetBuild Compiler::Resolve(const ops::OpSpec& op, const TargetBuild& target) 
   return resolved;
 }
 
-std::string Compiler::CacheKey(const TargetBuild& target, const std::string& source) const {
+std::string Compiler::CacheKey(const TargetBuild& target, const std::string& source,
+                               const SourceFiles& files) const {
   // Bumped whenever how cannbot builds changes (environment, prelude, fixed flags), so old
   // entries are never served for the new way.
   constexpr const char* kBuildRecipeVersion = "build-recipe-3";
@@ -158,19 +160,29 @@ std::string Compiler::CacheKey(const TargetBuild& target, const std::string& sou
   material += target.name + '\0' + Join(target.flags) + '\0' + target.prelude + '\0' +
               target.wrapper + '\0';
   for (const auto& [name, text] : target.files) material += name + '\0' + text + '\0';
+  for (const auto& [name, text] : files) material += "file:" + name + '\0' + text + '\0';
   material += source;
   return Sha256Hex(material);
 }
 
 Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::string& source,
-                                      std::string* shared_object_bytes) {
+                                      const SourceFiles& files, std::string* shared_object_bytes) {
   CANNBOT_ASSIGN_OR_RETURN(TempDir dir, TempDir::Create("cannbot-compile"));
   CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("kernel.cpp"), source));
   CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_contract.h"), target.prelude));
   // The confined compiler reads only the system and this directory: the target's headers
   // come here.
-  for (const auto& [name, text] : target.files) {
-    CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File(name), text));
+  for (const SourceFiles* list : {&target.files, &files}) {
+    for (const auto& [name, text] : *list) {
+      if (!IsPlainRelativePath(name)) {
+        return Status::InvalidArgument("a source file's name must be a relative path inside "
+                                       "the build directory, not \"" + name + "\"");
+      }
+      const std::string path = dir.File(name);
+      std::error_code error;
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+      CANNBOT_RETURN_IF_ERROR(WriteFile(path, text));
+    }
   }
   if (!target.wrapper.empty()) {
     CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_wrapper.cpp"), target.wrapper));
@@ -250,8 +262,8 @@ Result<CommandResult> Compiler::RunConfinedTool(const std::string& work_dir,
 }
 
 Result<CompileResult> Compiler::BuildCached(const TargetBuild& target, const std::string& source,
-                                            std::string* bytes) {
-  const std::string key = CacheKey(target, source);
+                                            const SourceFiles& files, std::string* bytes) {
+  const std::string key = CacheKey(target, source, files);
   if (cache_ != nullptr && config_.use_cache) {
     auto found = cache_->FindCompiled(key);  // a broken cache only costs a rebuild
     if (found.ok() && found->has_value()) {
@@ -265,7 +277,7 @@ Result<CompileResult> Compiler::BuildCached(const TargetBuild& target, const std
       return result;
     }
   }
-  CANNBOT_ASSIGN_OR_RETURN(CompileResult result, Build(target, source, bytes));
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult result, Build(target, source, files, bytes));
   if (cache_ != nullptr && config_.use_cache && !result.timed_out) {
     (void)cache_->PutCompiled(key, {result.ok, *bytes, result.log, result.reason, result.seconds});
   }
@@ -280,7 +292,7 @@ Result<std::string> Compiler::InspectObject(const ops::OpSpec& op, const TargetB
   // A kernel known to run nothing at load, built the same way, shows what the toolchain (and
   // the target's own headers) add.
   std::string plain_bytes;
-  CANNBOT_ASSIGN_OR_RETURN(CompileResult plain, BuildCached(target, target.plain_source, &plain_bytes));
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult plain, BuildCached(target, target.plain_source, {}, &plain_bytes));
   if (!plain.ok) {
     return Status::Internal("the plain kernel of " + op.name + " does not build: " + plain.reason);
   }
@@ -290,8 +302,9 @@ Result<std::string> Compiler::InspectObject(const ops::OpSpec& op, const TargetB
 
 Result<CompileResult> Compiler::Compile(const ops::OpSpec& op, const std::string& source,
                                         const std::string& work_dir, const std::string& name,
-                                        const TargetBuild& target) {
-  return CompileChecked(op, source, work_dir, name, Resolve(op, target), /*trusted=*/false);
+                                        const TargetBuild& target, const SourceFiles& files) {
+  return CompileChecked(op, source, work_dir, name, Resolve(op, target), /*trusted=*/false,
+                        files);
 }
 
 Result<CompileResult> Compiler::CompileReference(const ops::OpSpec& op,
@@ -304,7 +317,8 @@ Result<CompileResult> Compiler::CompileReference(const ops::OpSpec& op,
 Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std::string& source,
                                                const std::string& work_dir,
                                                const std::string& name,
-                                               const TargetBuild& target, bool trusted) {
+                                               const TargetBuild& target, bool trusted,
+                                               const SourceFiles& files) {
   CompileResult result;
   if (source.find_first_not_of(" \t\r\n") == std::string::npos) {
     result.reason = "the kernel source is empty";
@@ -315,16 +329,30 @@ Result<CompileResult> Compiler::CompileChecked(const ops::OpSpec& op, const std:
                     std::to_string(config_.max_source_bytes) + " bytes";
     return result;
   }
+  size_t total_bytes = source.size();
+  for (const auto& [file, text] : files) total_bytes += text.size();
+  if (total_bytes > config_.max_source_bytes) {
+    result.reason = "the kernel's sources are larger than " +
+                    std::to_string(config_.max_source_bytes) + " bytes together";
+    return result;
+  }
   if (config_.source_check && !trusted) {
     std::vector<SourceFinding> findings = CheckSource(source);
     if (!findings.empty()) {
       result.reason = DescribeFindings(findings);
       return result;
     }
+    for (const auto& [file, text] : files) {
+      findings = CheckSource(text);
+      if (!findings.empty()) {
+        result.reason = file + ": " + DescribeFindings(findings);
+        return result;
+      }
+    }
   }
   const auto start = SteadyClock::now();
   std::string bytes;
-  CANNBOT_ASSIGN_OR_RETURN(result, BuildCached(target, source, &bytes));
+  CANNBOT_ASSIGN_OR_RETURN(result, BuildCached(target, source, files, &bytes));
   if (result.command.empty()) {
     std::vector<std::string> argv = {config_.compiler};
     argv.insert(argv.end(), config_.flags.begin(), config_.flags.end());

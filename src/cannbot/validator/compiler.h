@@ -72,6 +72,10 @@ struct TargetBuild {
   std::vector<std::string> runtime_symbol_markers;
 };
 
+// Files a kernel brings along (an operator package's headers and host code), by path relative
+// to the build directory ("op_host/add_custom.cpp"); written beside the kernel, checked like it.
+using SourceFiles = std::vector<std::pair<std::string, std::string>>;
+
 struct CompileResult {
   bool ok = false;
   bool cached = false;
@@ -91,9 +95,11 @@ class Compiler {
   // Compiles `source` as a kernel for `op` and writes `<work_dir>/<name>.so`. A source that
   // does not build is an ok Result with result.ok == false; errors are for infrastructure
   // problems only (cannot write files, cannot start the compiler).
+  // `files` come with the source (SourceFiles); every one passes the source check too.
   Result<CompileResult> Compile(const ops::OpSpec& op, const std::string& source,
                                 const std::string& work_dir, const std::string& name,
-                                const TargetBuild& target = TargetBuild());
+                                const TargetBuild& target = TargetBuild(),
+                                const SourceFiles& files = {});
 
   // Compiles the op's own reference kernel (trusted: no source or object checks).
   Result<CompileResult> CompileReference(const ops::OpSpec& op, const std::string& work_dir,
@@ -115,15 +121,17 @@ class Compiler {
                                    std::vector<std::string> command) const;
   // `target` with its defaults filled in for `op`.
   static TargetBuild Resolve(const ops::OpSpec& op, const TargetBuild& target);
-  std::string CacheKey(const TargetBuild& target, const std::string& source) const;
+  std::string CacheKey(const TargetBuild& target, const std::string& source,
+                       const SourceFiles& files) const;
   Result<CompileResult> CompileChecked(const ops::OpSpec& op, const std::string& source,
                                        const std::string& work_dir, const std::string& name,
-                                       const TargetBuild& target, bool trusted);
+                                       const TargetBuild& target, bool trusted,
+                                       const SourceFiles& files = {});
   Result<CompileResult> Build(const TargetBuild& target, const std::string& source,
-                              std::string* shared_object_bytes);
+                              const SourceFiles& files, std::string* shared_object_bytes);
   // Build() through the cache.
   Result<CompileResult> BuildCached(const TargetBuild& target, const std::string& source,
-                                    std::string* shared_object_bytes);
+                                    const SourceFiles& files, std::string* shared_object_bytes);
   // "" when the built object is clean, else why not (object_inspector.h).
   Result<std::string> InspectObject(const ops::OpSpec& op, const TargetBuild& target,
                                     const std::string& bytes);

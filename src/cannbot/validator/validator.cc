@@ -95,7 +95,7 @@ Result<std::unique_ptr<ReferenceOracle>> Validator::MakeReference(const TargetPl
     }
     CANNBOT_ASSIGN_OR_RETURN(CompileResult built, compiler_.Compile(op, baseline->text, work_dir,
                                                                     "differential-reference",
-                                                                    plan.build));
+                                                                    plan.build, baseline->files));
     if (!built.ok) {
       return Status::InvalidArgument("the baseline " + baseline->name +
                                      " is not a valid kernel: " + built.reason);
@@ -134,7 +134,8 @@ Result<std::string> Validator::BuildBaseline(const TargetPlan& plan,
   }
   const KernelSource& baseline = *request.baseline;
   CANNBOT_ASSIGN_OR_RETURN(CompileResult built, compiler_.Compile(op, baseline.text, work_dir,
-                                                                  "baseline", plan.build));
+                                                                  "baseline", plan.build,
+                                                                  baseline.files));
   if (!built.ok) {
     return Status::InvalidArgument("the baseline " + baseline.name +
                                    " is not a valid kernel: " + built.reason);
@@ -163,7 +164,7 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
   KernelCheck check;
   const uint64_t run_seed = seed.value_or(NewSeed());
   CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*plan.spec, kernel.text, work.path(),
-                                                            "kernel", plan.build));
+                                                            "kernel", plan.build, kernel.files));
   if (!check.compile.ok) {
     check.layer = Layer::kCompile;
     check.reason = check.compile.reason;
@@ -213,7 +214,8 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
   verdict.reference = reference->Describe();
   CANNBOT_ASSIGN_OR_RETURN(verdict.compile, compiler_.Compile(op, request.candidate.text,
                                                               work.path(), "candidate",
-                                                              plan.build));
+                                                              plan.build,
+                                                              request.candidate.files));
   if (!verdict.compile.ok) return finish(false, Layer::kCompile, verdict.compile.reason);
   CANNBOT_ASSIGN_OR_RETURN(std::string baseline_object,
                            BuildBaseline(plan, request, *reference, verdict.seed, work.path()));

@@ -48,6 +48,7 @@ struct ValidatorConfig {
 struct KernelSource {
   std::string name;  // a path or a label, used in messages
   std::string text;
+  SourceFiles files = {};  // what the kernel brings along (an operator package's other files)
 };
 
 struct ValidationRequest {
@@ -91,6 +92,9 @@ class Validator {
                                           bool hardware_counters = true);
 
   const ValidatorConfig& config() const { return config_; }
+  // The compiler kernels are built with (its confined runs serve other host-side programs,
+  // such as an operator package's OpDef reader).
+  const Compiler& compiler() const { return compiler_; }
   const MachineModel& Machine();
 
  private:

@@ -1,0 +1,421 @@
+#include "cannbot/ascendc/package.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "cannbot/util/fs.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kMaxFileBytes = 1u << 20;
+constexpr size_t kMaxFiles = 200;
+
+bool IsSourceName(const std::string& name) {
+  for (const char* ext : {".cpp", ".cc", ".h", ".hpp", ".inc", ".asc"}) {
+    const std::string e = ext;
+    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool EndsWith(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// `text` with comments blanked (newlines kept), so a commented-out entry point is not one.
+std::string WithoutComments(const std::string& text) {
+  std::string out = text;
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    if (out[i] == '"') {  // skip string literals
+      for (++i; i < out.size() && out[i] != '"' && out[i] != '\n'; ++i) {
+        if (out[i] == '\\') ++i;
+      }
+      continue;
+    }
+    if (out[i] == '/' && out[i + 1] == '/') {
+      for (; i < out.size() && out[i] != '\n'; ++i) out[i] = ' ';
+    } else if (out[i] == '/' && out[i + 1] == '*') {
+      size_t j = i;
+      for (; j + 1 < out.size() && !(out[j] == '*' && out[j + 1] == '/'); ++j) {
+        if (out[j] != '\n') out[j] = ' ';
+      }
+      for (size_t k = j; k < std::min(j + 2, out.size()); ++k) out[k] = ' ';
+      i = j + 1;
+    }
+  }
+  return out;
+}
+
+// Reads every source file under DIR/<sub> (recursively) into `files`.
+Status ReadTree(const std::string& dir, const std::string& sub, PackageFiles* files) {
+  std::error_code error;
+  const fs::path root = fs::path(dir) / sub;
+  if (!fs::is_directory(root, error)) {
+    return Status::InvalidArgument("the package " + dir + " has no " + sub +
+                                   "/ directory (an operator package keeps its host code in "
+                                   "op_host/ and its kernel in op_kernel/)");
+  }
+  std::vector<std::string> names;
+  for (auto it = fs::recursive_directory_iterator(root, error); it != fs::end(it);
+       it.increment(error)) {
+    if (error) break;
+    if (!it->is_regular_file(error) || !IsSourceName(it->path().filename().string())) continue;
+    names.push_back(fs::relative(it->path(), dir, error).generic_string());
+    if (names.size() > kMaxFiles) {
+      return Status::InvalidArgument("the package " + dir + " has more than " +
+                                     std::to_string(kMaxFiles) + " source files under " + sub);
+    }
+  }
+  if (error) return Status::IoError("cannot list " + root.string() + ": " + error.message());
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    if (!IsPlainRelativePath(name)) {
+      return Status::InvalidArgument("the package file " + name + " has an unusable name");
+    }
+    auto text = ReadFile((fs::path(dir) / name).string(), kMaxFileBytes);
+    if (!text.ok()) return text.status().WithContext("the package file " + name);
+    if (text->find('\0') != std::string::npos) {
+      return Status::InvalidArgument("the package file " + name + " is not text");
+    }
+    files->push_back({name, std::move(text).value()});
+  }
+  return Status::Ok();
+}
+
+struct Entry {
+  std::string file, name;
+  int arity = 0;
+};
+
+Result<std::vector<Entry>> FindEntries(const PackageFiles& files) {
+  static const std::regex kEntry(
+      R"(extern\s+"C"\s+((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\))");
+  std::vector<Entry> entries;
+  for (const auto& [name, text] : files) {
+    if (name.rfind("op_kernel/", 0) != 0) continue;
+    const std::string code = WithoutComments(text);
+    for (std::sregex_iterator it(code.begin(), code.end(), kEntry), end; it != end; ++it) {
+      Entry e{name, (*it)[2].str(), 0};
+      std::string params = (*it)[3].str();
+      size_t start = 0;
+      while (start <= params.size()) {
+        const size_t comma = std::min(params.find(',', start), params.size());
+        const std::string param = params.substr(start, comma - start);
+        if (param.find_first_not_of(" \t\r\n") != std::string::npos) {
+          if (param.find("GM_ADDR") == std::string::npos && param.find("__gm__") == std::string::npos) {
+            return Status::InvalidArgument(
+                name + ": the kernel entry " + e.name + " has a parameter that is not GM_ADDR (\"" +
+                param.substr(param.find_first_not_of(" \t\r\n")) +
+                "\"); a kernel receives every tensor, the workspace and the tiling as GM_ADDR");
+          }
+          ++e.arity;
+        }
+        start = comma + 1;
+      }
+      entries.push_back(std::move(e));
+    }
+  }
+  return entries;
+}
+
+void FindTiling(const PackageFiles& files, Package* p) {
+  static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
+  for (const auto& [name, text] : files) {
+    if (name.rfind("op_host/", 0) != 0) continue;
+    const std::string code = WithoutComments(text);
+    if (EndsWith(name, ".cpp") || EndsWith(name, ".cc")) p->host_units.push_back(name);
+    const bool header = EndsWith(name, ".h") || EndsWith(name, ".hpp");
+    if (header && code.find("BEGIN_TILING_DATA_DEF") != std::string::npos) {
+      p->tiling_headers.push_back(name);
+    }
+    std::smatch m;
+    if (p->tiling_type.empty() && std::regex_search(code, m, kRegister)) {
+      const bool in_optiling = code.find("namespace optiling") != std::string::npos;
+      p->tiling_type = (in_optiling ? "optiling::" : "") + m[2].str();
+    }
+  }
+}
+
+std::string UpperIdentifier(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    out += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : '_';
+  }
+  return out;
+}
+
+// ge::DataType numbers (cannbot_host_api.h) by dtype name.
+const std::map<int, std::string>& DtypeNames() {
+  static const std::map<int, std::string> names = {
+      {0, "float32"}, {1, "float16"}, {2, "int8"},   {3, "int32"},  {4, "uint8"},
+      {6, "int16"},   {7, "uint16"},  {8, "uint32"}, {9, "int64"},  {10, "uint64"},
+      {11, "float64"}, {12, "bool"},  {27, "bfloat16"}};
+  return names;
+}
+
+}  // namespace
+
+std::string Package::Describe() const {
+  return "package " + dir + " (kernel " + entry + " in " + kernel_file + ")";
+}
+
+Result<Package> LoadPackage(const std::string& dir) {
+  Package p;
+  p.dir = dir;
+  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_host", &p.files));
+  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_kernel", &p.files));
+  FindTiling(p.files, &p);
+  if (p.host_units.empty()) {
+    return Status::InvalidArgument("the package " + dir +
+                                   " has no .cpp file in op_host/ (the OpDef and tiling function)");
+  }
+  CANNBOT_ASSIGN_OR_RETURN(std::vector<Entry> entries, FindEntries(p.files));
+  if (entries.empty()) {
+    return Status::InvalidArgument(
+        "the package " + dir + " has no kernel entry point in op_kernel/ (extern \"C\" "
+        "__global__ __aicore__ void <op>(GM_ADDR ...))");
+  }
+  if (entries.size() > 1) {
+    std::string names;
+    for (const Entry& e : entries) names += (names.empty() ? "" : ", ") + e.name + " in " + e.file;
+    return Status::InvalidArgument("the package " + dir + " has several kernel entry points (" +
+                                   names + "); cannbot launches one");
+  }
+  p.kernel_file = entries[0].file;
+  p.entry = entries[0].name;
+  p.entry_arity = entries[0].arity;
+  return p;
+}
+
+size_t OpDefinition::Combinations() const {
+  size_t n = 0;
+  for (const auto* list : {&inputs, &outputs}) {
+    for (const OpDefTensor& t : *list) n = std::max(n, t.dtypes.size());
+  }
+  return n;
+}
+
+std::string DescriberSource() {
+  return R"(// Generated by cannbot: prints the package's OpDef as one JSON line.
+#include <cstdio>
+#include <string>
+#include "cannbot_host_api.h"
+#include "cannbot_package_host.inc"
+
+static std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
+static std::string Params(const std::vector<ops::OpParamDef>& params) {
+  std::string out = "[";
+  for (size_t i = 0; i < params.size(); ++i) {
+    out += (i ? "," : "") + std::string("{\"name\":") + Quote(params[i].name_) + ",\"list\":" +
+           (params[i].list_ ? "true" : "false") + ",\"dtypes\":[";
+    for (size_t j = 0; j < params[i].dtypes_.size(); ++j) {
+      out += (j ? "," : "") + std::to_string(static_cast<int>(params[i].dtypes_[j]));
+    }
+    out += "]}";
+  }
+  return out + "]";
+}
+
+int main() {
+  ops::OpDef* d = cannbot_package_opdef();
+  std::string out = "{\"type\":" + Quote(d->type_) + ",\"inputs\":" + Params(d->inputs_) +
+                    ",\"outputs\":" + Params(d->outputs_) + ",\"attrs\":[";
+  for (size_t i = 0; i < d->attrs_.size(); ++i) out += (i ? "," : "") + Quote(d->attrs_[i].name_);
+  out += "],\"tiling\":" + std::string(d->aicore_.tiling_ ? "true" : "false") + ",\"socs\":[";
+  for (size_t i = 0; i < d->aicore_.socs_.size(); ++i) {
+    out += (i ? "," : "") + Quote(d->aicore_.socs_[i]);
+  }
+  std::printf("cannbot-opdef: %s]}\n", out.c_str());
+  return 0;
+}
+)";
+}
+
+Result<OpDefinition> ParseOpDefinition(const std::string& printed, const std::string& package) {
+  const std::string marker = "cannbot-opdef: ";
+  const size_t at = printed.rfind(marker);
+  if (at == std::string::npos) {
+    return Status::InvalidArgument("the OpDef of " + package + " could not be read: its host "
+                                   "code printed no definition");
+  }
+  const size_t end = printed.find('\n', at);
+  const nlohmann::json j = nlohmann::json::parse(
+      printed.substr(at + marker.size(), end == std::string::npos ? std::string::npos : end - at - marker.size()),
+      nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Status::InvalidArgument("the OpDef of " + package + " printed an unreadable line");
+  }
+  OpDefinition def;
+  def.type = j.value("type", "");
+  def.has_tiling = j.value("tiling", false);
+  for (const auto& a : j.value("attrs", nlohmann::json::array())) def.attrs.push_back(a.get<std::string>());
+  for (const auto& s : j.value("socs", nlohmann::json::array())) def.socs.push_back(s.get<std::string>());
+  std::vector<bool> lists;
+  for (const char* side : {"inputs", "outputs"}) {
+    for (const auto& t : j.value(side, nlohmann::json::array())) {
+      OpDefTensor tensor;
+      tensor.name = t.value("name", "");
+      for (const auto& code : t.value("dtypes", nlohmann::json::array())) {
+        const auto name = DtypeNames().find(code.get<int>());
+        if (name == DtypeNames().end()) {
+          return Status::InvalidArgument("the OpDef of " + package + " gives " + tensor.name +
+                                         " a data type cannbot does not know (ge::DataType " +
+                                         std::to_string(code.get<int>()) + ")");
+        }
+        tensor.dtypes.push_back(name->second);
+      }
+      if (tensor.dtypes.empty()) {
+        return Status::InvalidArgument("the OpDef of " + package + " gives " + tensor.name +
+                                       " no DataType list");
+      }
+      lists.push_back(t.value("list", false));
+      (std::string(side) == "inputs" ? def.inputs : def.outputs).push_back(std::move(tensor));
+    }
+  }
+  if (def.outputs.empty()) {
+    return Status::InvalidArgument("the OpDef of " + package + " declares no Output");
+  }
+  const size_t n = def.Combinations();
+  size_t i = 0;
+  for (auto* side : {&def.inputs, &def.outputs}) {
+    for (OpDefTensor& t : *side) {
+      const bool list = lists[i++];
+      if (t.dtypes.size() == n) continue;
+      if (list && t.dtypes.size() == 1) {  // DataTypeList: one type in every combination
+        t.dtypes.assign(n, t.dtypes[0]);
+        continue;
+      }
+      return Status::InvalidArgument(
+          "the OpDef of " + package + " lists " + std::to_string(t.dtypes.size()) +
+          " data types for " + t.name + " but " + std::to_string(n) +
+          " for another tensor; each combination is one column of every list");
+    }
+  }
+  return def;
+}
+
+std::string DtypeCombo::Describe() const {
+  std::string out;
+  for (const auto& [name, dtype] : dtypes) out += (out.empty() ? "" : " ") + name + "=" + dtype;
+  return out;
+}
+
+std::string DtypeCombo::Uniform() const {
+  if (dtypes.empty()) return "";
+  for (const auto& d : dtypes) {
+    if (d.second != dtypes.front().second) return "";
+  }
+  return dtypes.front().second;
+}
+
+std::vector<DtypeCombo> Combinations(const OpDefinition& def) {
+  std::vector<DtypeCombo> combos;
+  for (size_t i = 0; i < def.Combinations(); ++i) {
+    DtypeCombo c;
+    c.index = i;
+    for (const auto* side : {&def.inputs, &def.outputs}) {
+      for (const OpDefTensor& t : *side) c.dtypes.push_back({t.name, t.dtypes[i]});
+    }
+    combos.push_back(std::move(c));
+  }
+  return combos;
+}
+
+std::string CheckAgainstOp(const Package& package, const OpDefinition& def,
+                           const ops::OpSpec& op) {
+  size_t inputs = 0, outputs = 0;
+  for (const ops::Param& p : op.params) {
+    inputs += p.kind == ops::ParamKind::kInput;
+    outputs += p.kind == ops::ParamKind::kOutput;
+  }
+  auto names = [](const std::vector<OpDefTensor>& ts) {
+    std::string out;
+    for (const OpDefTensor& t : ts) out += (out.empty() ? "" : ", ") + t.name;
+    return out;
+  };
+  if (def.inputs.size() != inputs || def.outputs.size() != outputs) {
+    return "the OpDef of " + def.type + " declares " + std::to_string(def.inputs.size()) +
+           " inputs (" + names(def.inputs) + ") and " + std::to_string(def.outputs.size()) +
+           " outputs (" + names(def.outputs) + "), but op " + op.name + " has " +
+           std::to_string(inputs) + " and " + std::to_string(outputs) + " (" + op.CSignature() + ")";
+  }
+  const int tensors = static_cast<int>(inputs + outputs);
+  if (package.entry_arity < tensors || package.entry_arity > tensors + 2) {
+    return "the kernel entry " + package.entry + " in " + package.kernel_file + " takes " +
+           std::to_string(package.entry_arity) + " GM_ADDR parameters, but the OpDef of " +
+           def.type + " has " + std::to_string(tensors) + " tensors: expected " +
+           std::to_string(tensors) + " (tensors), " + std::to_string(tensors + 1) +
+           " (+ tiling) or " + std::to_string(tensors + 2) + " (+ workspace, tiling)";
+  }
+  return "";
+}
+
+std::string KernelCType(const std::string& dtype) {
+  static const std::map<std::string, std::string> types = {
+      {"float32", "float"},   {"float16", "half"},     {"bfloat16", "bfloat16_t"},
+      {"int8", "int8_t"},     {"int16", "int16_t"},    {"int32", "int32_t"},
+      {"int64", "int64_t"},   {"uint8", "uint8_t"},    {"uint16", "uint16_t"},
+      {"uint32", "uint32_t"}, {"uint64", "uint64_t"},  {"bool", "bool"},
+      {"float64", "double"}};
+  const auto it = types.find(dtype);
+  return it == types.end() ? "void" : it->second;
+}
+
+PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
+                              const DtypeCombo& combo) {
+  PackageBuild build;
+  build.files = package.files;
+  std::string kernel = "// Generated by cannbot for " + package.Describe() +
+                       ", dtype combination " + std::to_string(combo.index + 1) + ": " +
+                       combo.Describe() + ".\n#pragma once\n#include \"kernel_operator.h\"\n";
+  for (const std::string& header : package.tiling_headers) {
+    kernel += "#include \"" + header + "\"\n";
+  }
+  if (!package.tiling_type.empty()) {
+    kernel += "#define CANNBOT_TILING_TYPE " + package.tiling_type + "\n";
+  }
+  for (const auto& [name, dtype] : combo.dtypes) {
+    kernel += "#define DTYPE_" + UpperIdentifier(name) + " " + KernelCType(dtype) + "\n";
+  }
+  build.files.push_back({"cannbot_package_kernel.h", kernel});
+
+  std::string host = "// Generated by cannbot: the host code of " + package.Describe() + ".\n";
+  for (const std::string& unit : package.host_units) host += "#include \"" + unit + "\"\n";
+  build.files.push_back({"cannbot_package_host.inc", host});
+
+  const int tensors = static_cast<int>(def.inputs.size() + def.outputs.size());
+  std::string params;
+  for (int i = 0; i < package.entry_arity; ++i) params += i ? ", GM_ADDR" : "GM_ADDR";
+  const int extra = package.entry_arity - tensors;
+  build.files.push_back(
+      {"cannbot_package_entry.h",
+       "// Generated by cannbot: the kernel entry of " + package.Describe() + ".\n"
+       "#pragma once\n#define CANNBOT_PACKAGE_ENTRY " + package.entry + "\n"
+       "extern \"C\" void " + package.entry + "(" + params + ");\n"
+       "#define CANNBOT_PACKAGE_TAIL(workspace, tiling) " +
+       (extra == 2 ? ", workspace, tiling" : extra == 1 ? ", tiling" : "") + "\n"});
+  build.source = "// Generated by cannbot: the kernel of " + package.Describe() + " as written.\n"
+                 "#include \"cannbot_package_kernel.h\"\n#include \"" + package.kernel_file + "\"\n";
+  return build;
+}
+
+}  // namespace cannbot::ascendc

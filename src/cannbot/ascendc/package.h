@@ -1,0 +1,99 @@
+// Package: an Ascend C operator package as its author keeps it, in the layout of the public
+// CANN operator repositories, and what cannbot generates to build it on the CPU emulation:
+//
+//   DIR/op_host/*.cpp, *.h   the OpDef (OP_ADD), the tiling function, the tiling-data header
+//   DIR/op_kernel/*.cpp, *.h the kernel: extern "C" __global__ __aicore__ void op(GM_ADDR ...)
+//
+// The package is read as written; nothing in it is edited. What cannbot learns by reading
+// (the kernel's entry point and arity, the registered tiling struct) is found here; what it
+// learns by running the package's own host code (the OpDef: tensors, dtypes, attributes) comes
+// back as OpDefinition, parsed from the describer program this file also generates (run
+// confined by validator/ascendc_package.h). docs/ascendc.md, "Operator packages".
+//
+// Thread-safety: plain values and pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/util/status.h"
+
+namespace cannbot::ascendc {
+
+using PackageFiles = std::vector<std::pair<std::string, std::string>>;  // relative path, text
+
+struct Package {
+  std::string dir;            // as given, for messages
+  PackageFiles files;         // every op_host/ and op_kernel/ source and header
+  std::string kernel_file;    // "op_kernel/add_custom.cpp": the file defining the entry
+  std::string entry;          // "add_custom"
+  int entry_arity = 0;        // its GM_ADDR parameters
+  std::vector<std::string> host_units;      // "op_host/add_custom.cpp", ...
+  std::vector<std::string> tiling_headers;  // op_host headers with BEGIN_TILING_DATA_DEF
+  std::string tiling_type;    // "optiling::TilingData" (REGISTER_TILING_DATA_CLASS); "" none
+
+  std::string Describe() const;  // "package DIR (kernel add_custom in op_kernel/add_custom.cpp)"
+};
+
+// Reads DIR. Errors (InvalidArgument, each naming the file and the cause): no op_host/ or
+// op_kernel/, no host .cpp, no or several kernel entry points, an entry with parameters other
+// than GM_ADDR, files too large or not text.
+Result<Package> LoadPackage(const std::string& dir);
+
+// One tensor of the OpDef: its dtype per supported combination (column i of every tensor
+// together is combination i, as the OpDef lists them).
+struct OpDefTensor {
+  std::string name;
+  std::vector<std::string> dtypes;  // "float32", "float16", "bfloat16", "int32", ...
+};
+
+struct OpDefinition {
+  std::string type;  // "AddCustom"
+  std::vector<OpDefTensor> inputs, outputs;
+  std::vector<std::string> attrs;  // names, in order
+  bool has_tiling = false;
+  std::vector<std::string> socs;   // AddConfig
+  size_t Combinations() const;     // columns of the dtype lists
+};
+
+// The describer's translation unit: the package's host code and a main() that prints the
+// OpDef as one JSON line (emulated host API: targets/ascendc/cannbot_host_api.h).
+std::string DescriberSource();
+// Parses the describer's output. Errors name the package's problem (no OP_ADD, lists of
+// different lengths, an unknown dtype number).
+Result<OpDefinition> ParseOpDefinition(const std::string& printed, const std::string& package);
+
+// One dtype combination: every tensor's dtype, inputs then outputs.
+struct DtypeCombo {
+  size_t index = 0;
+  std::vector<std::pair<std::string, std::string>> dtypes;  // tensor name, dtype
+  std::string Describe() const;  // "x=float16 y=float16 z=float16"
+  // The one dtype every tensor has ("" when they differ).
+  std::string Uniform() const;
+};
+std::vector<DtypeCombo> Combinations(const OpDefinition& def);
+
+// The problem with running `op` through this package, "" when none: tensor counts that differ
+// from the op's, an entry point whose arity fits neither.
+std::string CheckAgainstOp(const Package& package, const OpDefinition& def,
+                           const ops::OpSpec& op);
+
+// What one combination's build needs besides the emulation: the main source (it includes the
+// kernel file as written) and the package's files plus two generated ones:
+//   cannbot_package_kernel.h  DTYPE_<NAME> macros, the tiling struct for GET_TILING_DATA
+//   cannbot_package_host.inc  the host code and the entry's declaration, for the wrapper
+struct PackageBuild {
+  std::string source;
+  PackageFiles files;
+};
+PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
+                              const DtypeCombo& combo);
+
+// The C type a dtype name has in kernel code ("half", "float", "bfloat16_t", "int32_t").
+std::string KernelCType(const std::string& dtype);
+
+}  // namespace cannbot::ascendc

@@ -1,0 +1,169 @@
+#include "cannbot/engine/package_validation.h"
+
+#include <sstream>
+
+#include "cannbot/target/ascendc_package.h"
+#include "cannbot/validator/ascendc_package.h"
+
+namespace cannbot::engine {
+namespace {
+
+struct Described {
+  ascendc::Package package;
+  ascendc::OpDefinition definition;
+};
+
+Result<Described> Describe(const validator::Validator& validator, const std::string& dir,
+                           const ops::OpSpec& op) {
+  Described d;
+  CANNBOT_ASSIGN_OR_RETURN(d.package, ascendc::LoadPackage(dir));
+  CANNBOT_ASSIGN_OR_RETURN(d.definition, validator::DescribePackage(validator.compiler(), d.package));
+  const std::string problem = ascendc::CheckAgainstOp(d.package, d.definition, op);
+  if (!problem.empty()) return Status::InvalidArgument(d.package.Describe() + ": " + problem);
+  return d;
+}
+
+validator::KernelSource Source(const Described& d, const ascendc::DtypeCombo& combo) {
+  ascendc::PackageBuild build = ascendc::MakePackageBuild(d.package, d.definition, combo);
+  return {d.package.dir + "/" + d.package.kernel_file, std::move(build.source),
+          std::move(build.files)};
+}
+
+// The baseline's combination with the same dtypes, position by position.
+std::optional<ascendc::DtypeCombo> Matching(const ascendc::OpDefinition& def,
+                                            const ascendc::DtypeCombo& want) {
+  for (const ascendc::DtypeCombo& c : ascendc::Combinations(def)) {
+    bool same = c.dtypes.size() == want.dtypes.size();
+    for (size_t i = 0; same && i < c.dtypes.size(); ++i) {
+      same = c.dtypes[i].second == want.dtypes[i].second;
+    }
+    if (same) return c;
+  }
+  return std::nullopt;
+}
+
+std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo) {
+  const std::string dtype = combo.Uniform();
+  if (dtype.empty()) {
+    return "tensors of different dtypes in one launch are not emulated yet (" + combo.Describe() + ")";
+  }
+  if (dtype != "float32" && dtype != "float16") {
+    return dtype + " tensors are not emulated yet (float32 and float16 are)";
+  }
+  return "";
+}
+
+}  // namespace
+
+bool PackageRun::ok() const {
+  if (!skipped.empty()) return true;
+  if (verdict) return verdict->accepted;
+  return check && check->ok;
+}
+
+bool PackageReport::ok() const {
+  bool ran = false;
+  for (const PackageRun& r : runs) {
+    if (!r.ok()) return false;
+    ran = ran || r.skipped.empty();
+  }
+  return ran;
+}
+
+nlohmann::json PackageReport::ToJson() const {
+  nlohmann::json j = {{"op", op},
+                      {"ok", ok()},
+                      {"package", candidate},
+                      {"baseline", baseline.empty() ? nlohmann::json() : nlohmann::json(baseline)},
+                      {"op_type", definition.type}};
+  nlohmann::json list = nlohmann::json::array();
+  for (const PackageRun& r : runs) {
+    nlohmann::json run = {{"dtypes", r.combo.Describe()}, {"ok", r.ok()}};
+    if (!r.skipped.empty()) run["skipped"] = r.skipped;
+    if (r.verdict) run["verdict"] = r.verdict->ToJson();
+    if (r.check) run["check"] = r.check->ToJson();
+    list.push_back(std::move(run));
+  }
+  j["combinations"] = std::move(list);
+  return j;
+}
+
+std::string PackageReport::RenderText() const {
+  std::ostringstream out;
+  out << "cannbot validate: " << candidate << "\n  op " << op << " (OpDef " << definition.type
+      << ", " << runs.size() << " dtype combination" << (runs.size() == 1 ? "" : "s") << ")\n";
+  if (!baseline.empty()) out << "  baseline " << baseline << "\n";
+  for (const PackageRun& r : runs) {
+    out << "\n== " << r.combo.Describe() << ": ";
+    if (!r.skipped.empty()) {
+      out << "skipped: " << r.skipped << "\n";
+    } else if (r.verdict) {
+      out << (r.verdict->accepted ? "accepted" : "REJECTED") << "\n" << r.verdict->RenderText();
+    } else if (r.check) {
+      out << (r.check->ok ? "correct" : "FAILED") << "\n";
+      out << "  compile   " << (r.check->compile.ok ? "pass" : "FAIL ") << " "
+          << (r.check->compile.ok ? "" : r.check->compile.reason) << "\n";
+      if (r.check->numeric) {
+        out << "  numeric   " << (r.check->numeric->ok ? "pass" : "FAIL") << " "
+            << (r.check->numeric->ok
+                    ? std::to_string(r.check->numeric->cases.size()) + " cases"
+                    : r.check->numeric->reason)
+            << "\n";
+      }
+    }
+  }
+  out << "\n" << (ok() ? "every combination passed" : "NOT every combination passed")
+      << (baseline.empty() ? " (compile and numeric layers; give --baseline-package for the "
+                             "estimated speed)"
+                           : "")
+      << "\n";
+  return out.str();
+}
+
+Result<PackageReport> ValidatePackage(validator::Validator& validator,
+                                      const ops::Registry& registry,
+                                      const PackageRequest& request) {
+  const ops::OpSpec* op = registry.Find(request.op);
+  if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
+  CANNBOT_ASSIGN_OR_RETURN(Described candidate, Describe(validator, request.candidate_dir, *op));
+  std::optional<Described> baseline;
+  if (!request.baseline_dir.empty()) {
+    CANNBOT_ASSIGN_OR_RETURN(baseline, Describe(validator, request.baseline_dir, *op));
+  }
+  PackageReport report;
+  report.op = op->name;
+  report.candidate = candidate.package.Describe();
+  if (baseline) report.baseline = baseline->package.Describe();
+  report.definition = candidate.definition;
+  for (const ascendc::DtypeCombo& combo : ascendc::Combinations(candidate.definition)) {
+    PackageRun run;
+    run.combo = combo;
+    run.skipped = WhyNotLaunchable(combo);
+    std::optional<ascendc::DtypeCombo> base_combo;
+    if (run.skipped.empty() && baseline) {
+      base_combo = Matching(baseline->definition, combo);
+      if (!base_combo) run.skipped = "the baseline's OpDef has no combination " + combo.Describe();
+    }
+    if (!run.skipped.empty()) {
+      report.runs.push_back(std::move(run));
+      continue;
+    }
+    const target::AscendcPackageTarget target(combo.Uniform());
+    if (baseline) {
+      validator::ValidationRequest v;
+      v.op = op->name;
+      v.candidate = Source(candidate, combo);
+      v.baseline = Source(*baseline, *base_combo);
+      v.seed = request.seed;
+      v.target = &target;
+      CANNBOT_ASSIGN_OR_RETURN(run.verdict, validator.Validate(v));
+    } else {
+      CANNBOT_ASSIGN_OR_RETURN(run.check, validator.CheckKernel(op->name, Source(candidate, combo),
+                                                                request.seed, &target));
+    }
+    report.runs.push_back(std::move(run));
+  }
+  return report;
+}
+
+}  // namespace cannbot::engine

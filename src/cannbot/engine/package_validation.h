@@ -1,0 +1,57 @@
+// Validating an Ascend C operator package (`cannbot validate --target ascendc --package DIR`):
+// every dtype combination its OpDef declares, each through the validator with the package's
+// own tiling function and kernel as written (target/ascendc_package.h).
+//
+// With a baseline package each combination gets a full verdict (compile, numeric, the cost
+// model's estimate against the baseline's); without one, the compile and numeric layers (is
+// this a correct kernel?). A combination cannbot cannot launch yet (mixed dtypes, bfloat16)
+// is listed as skipped with the reason, never silently dropped.
+//
+// Thread-safety: ValidatePackage may run concurrently (the Validator allows it).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cannbot/ascendc/package.h"
+#include "cannbot/ops/registry.h"
+#include "cannbot/validator/validator.h"
+
+namespace cannbot::engine {
+
+struct PackageRequest {
+  std::string op;             // the op whose reference judges the package
+  std::string candidate_dir;
+  std::string baseline_dir;   // "": no baseline, compile and numeric layers only
+  std::optional<uint64_t> seed;
+};
+
+struct PackageRun {
+  ascendc::DtypeCombo combo;
+  std::string skipped;  // why this combination did not run; "" when it ran
+  std::optional<validator::Verdict> verdict;    // with a baseline
+  std::optional<validator::KernelCheck> check;  // without
+  bool ok() const;
+};
+
+struct PackageReport {
+  std::string op;
+  std::string candidate, baseline;  // the packages' descriptions ("" baseline: none)
+  ascendc::OpDefinition definition;
+  std::vector<PackageRun> runs;
+  // At least one combination ran, and every one that ran passed.
+  bool ok() const;
+  nlohmann::json ToJson() const;
+  std::string RenderText() const;
+};
+
+// Errors: a package that cannot be read, described or matched to the op (InvalidArgument,
+// naming the file and the cause), an unknown op (NotFound), the validator's own failures.
+Result<PackageReport> ValidatePackage(validator::Validator& validator,
+                                      const ops::Registry& registry,
+                                      const PackageRequest& request);
+
+}  // namespace cannbot::engine

@@ -1,0 +1,55 @@
+#include "cannbot/target/ascendc_package.h"
+
+#include "cannbot/target/registry.h"
+#include "cannbot/validator/ascendc_package.h"
+
+namespace cannbot::target {
+namespace {
+
+const Target& RegisteredAscendc() {
+  auto found = Parse("ascendc");
+  return found.ok() ? **found : Default();  // registered in registry.cc: always found
+}
+
+}  // namespace
+
+AscendcPackageTarget::AscendcPackageTarget(std::string dtype)
+    : ascendc_(RegisteredAscendc()), dtype_(std::move(dtype)) {}
+
+std::string_view AscendcPackageTarget::name() const { return ascendc_.name(); }
+
+std::string_view AscendcPackageTarget::summary() const {
+  return "Ascend C operator packages on cannbot's emulation, launched through their own tiling";
+}
+
+Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
+  if (op.reference_kind != ops::ReferenceKind::kBuiltIn) {
+    return Status::InvalidArgument("operator packages are validated against built-in ops for "
+                                   "now; op '" + op.name + "' comes from " + op.origin);
+  }
+  CANNBOT_ASSIGN_OR_RETURN(validator::AscendcTarget built,
+                           validator::MakeAscendcPackageTarget(op, dtype_));
+  CANNBOT_ASSIGN_OR_RETURN(Plan plan, ascendc_.MakePlan(op));  // its judge
+  plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));
+  plan.build = std::move(built.build);
+  plan.build.name = "ascendc-package";
+  return plan;
+}
+
+Result<validator::PerfReport> AscendcPackageTarget::MeasurePerf(const PerfJob& job) const {
+  return ascendc_.MeasurePerf(job);
+}
+
+std::string AscendcPackageTarget::DescribeHardware(const HardwareFacts& facts) const {
+  return ascendc_.DescribeHardware(facts);
+}
+
+PromptParts AscendcPackageTarget::Prompt(const ops::OpSpec& op) const {
+  return ascendc_.Prompt(op);
+}
+
+std::vector<std::string_view> AscendcPackageTarget::HardwareWords() const {
+  return ascendc_.HardwareWords();
+}
+
+}  // namespace cannbot::target

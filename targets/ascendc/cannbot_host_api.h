@@ -1,0 +1,470 @@
+// cannbot_host_api.h: cannbot's CPU emulation of the host-side API an Ascend C operator
+// package's `op_host/` code is written against: the operator definition (`ops::OpDef`,
+// `OP_ADD`), the tiling context (`gert::TilingContext`, shapes, attributes, raw tiling data,
+// workspace sizes), the platform query (`platform_ascendc::PlatformAscendC`) and the tiling-data
+// macros (`BEGIN_TILING_DATA_DEF` ...). The CANN header paths an op_host file includes
+// (`register/op_def_registry.h`, `register/tilingdata_base.h`,
+// `tiling/platform/platform_ascendc.h`, ...) are thin files that include this one.
+//
+// Written from the public Ascend C documentation (operator prototype definition, host tiling
+// implementation); it is not vendor code. Enum values follow the documented ge::DataType and
+// ge::Format numbering, so a package that stores them in its tiling data reads the same numbers.
+//
+// The same header is seen by the kernel's translation unit (through the tiling header the
+// package's generated prelude includes), where only the tiling-data struct matters: a tiling
+// struct is a plain standard-layout struct whose bytes are what SaveToBuffer copies and what
+// GET_TILING_DATA reads back, field for field.
+//
+// Nothing here runs at load time (no namespace-scope objects with constructors): OP_ADD defines
+// a function that builds the definition on first call. One OP_ADD per package.
+// Thread-safety: single-threaded, like the launch that uses it.
+#ifndef CANNBOT_HOST_API_H
+#define CANNBOT_HOST_API_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ge {
+
+using graphStatus = uint32_t;
+constexpr graphStatus GRAPH_SUCCESS = 0;
+constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+
+enum DataType {
+  DT_FLOAT = 0,
+  DT_FLOAT16 = 1,
+  DT_INT8 = 2,
+  DT_INT32 = 3,
+  DT_UINT8 = 4,
+  DT_INT16 = 6,
+  DT_UINT16 = 7,
+  DT_UINT32 = 8,
+  DT_INT64 = 9,
+  DT_UINT64 = 10,
+  DT_DOUBLE = 11,
+  DT_BOOL = 12,
+  DT_BF16 = 27,
+  DT_UNDEFINED = 28,
+};
+
+enum Format {
+  FORMAT_NCHW = 0,
+  FORMAT_NHWC = 1,
+  FORMAT_ND = 2,
+  FORMAT_NC1HWC0 = 3,
+  FORMAT_FRACTAL_Z = 4,
+  FORMAT_FRACTAL_NZ = 29,
+  FORMAT_NCDHW = 30,
+  FORMAT_NDHWC = 27,
+};
+
+inline int GetSizeByDataType(DataType t) {
+  switch (t) {
+    case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+    case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
+    case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
+    case DT_INT64: case DT_UINT64: case DT_DOUBLE: return 8;
+    default: return -1;
+  }
+}
+
+}  // namespace ge
+
+namespace gert {
+
+class Shape {
+ public:
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+  size_t GetDimNum() const { return dims_.size(); }
+  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+  void SetDimNum(size_t n) { dims_.resize(n, 0); }
+  void SetDim(size_t i, int64_t v) {
+    if (i < dims_.size()) dims_[i] = v;
+  }
+  Shape& AppendDim(int64_t v) {
+    dims_.push_back(v);
+    return *this;
+  }
+  int64_t GetShapeSize() const {
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return n;
+  }
+  bool IsScalar() const { return dims_.empty(); }
+  int64_t operator[](size_t i) const { return GetDim(i); }
+  int64_t& operator[](size_t i) { return dims_[i]; }
+  bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+  bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
+
+ private:
+  std::vector<int64_t> dims_;
+};
+
+class StorageShape {
+ public:
+  StorageShape() = default;
+  explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
+  const Shape& GetOriginShape() const { return origin_; }
+  const Shape& GetStorageShape() const { return storage_; }
+  Shape& MutableOriginShape() { return origin_; }
+  Shape& MutableStorageShape() { return storage_; }
+
+ private:
+  Shape origin_, storage_;
+};
+
+class CompileTimeTensorDesc {
+ public:
+  ge::DataType GetDataType() const { return dtype_; }
+  ge::Format GetOriginFormat() const { return format_; }
+  ge::Format GetStorageFormat() const { return format_; }
+  ge::DataType dtype_ = ge::DT_FLOAT;
+  ge::Format format_ = ge::FORMAT_ND;
+};
+
+class Tensor {
+ public:
+  const Shape& GetOriginShape() const { return shape_->GetOriginShape(); }
+  const Shape& GetStorageShape() const { return shape_->GetStorageShape(); }
+  int64_t GetShapeSize() const { return shape_->GetOriginShape().GetShapeSize(); }
+  ge::DataType GetDataType() const { return desc_->GetDataType(); }
+  const StorageShape* shape_ = nullptr;
+  const CompileTimeTensorDesc* desc_ = nullptr;
+};
+
+// Attribute values in OpDef order; every value is kept in each representation.
+class RuntimeAttrs {
+ public:
+  struct Value {
+    int64_t i = 0;
+    float f = 0;
+    bool b = false;
+    std::string s;
+    std::vector<int64_t> ints;
+  };
+  template <typename T>
+  const T* GetAttrPointer(size_t index) const {
+    if (index >= values_.size()) return nullptr;
+    const Value& v = values_[index];
+    if constexpr (std::is_same_v<T, float>) return &v.f;
+    else if constexpr (std::is_same_v<T, bool>) return &v.b;
+    else if constexpr (std::is_same_v<T, int64_t>) return &v.i;
+    else if constexpr (std::is_same_v<T, char>) return v.s.c_str();
+    else return reinterpret_cast<const T*>(&v.i);
+  }
+  const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
+  const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
+  const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
+  const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
+  size_t GetAttrNum() const { return values_.size(); }
+  std::vector<Value> values_;
+};
+
+class TilingData {
+ public:
+  void* GetData() { return data_; }
+  const void* GetData() const { return data_; }
+  size_t GetCapacity() const { return capacity_; }
+  size_t GetDataSize() const { return size_; }
+  void SetDataSize(size_t size) { size_ = size; }
+  uint8_t* data_ = nullptr;
+  size_t capacity_ = 0;
+  size_t size_ = 0;
+};
+
+}  // namespace gert
+
+namespace fe {
+// What the platform query reads; filled from cannbot's device profile.
+struct PlatFormInfos {
+  uint32_t vector_cores = 0;
+  uint32_t cube_cores = 0;
+  uint64_t ub_bytes = 0;
+  uint64_t l1_bytes = 0;
+  uint64_t l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0;
+  uint64_t l2_bytes = 0;
+};
+}  // namespace fe
+
+namespace gert {
+
+class TilingContext {
+ public:
+  const StorageShape* GetInputShape(size_t i) const { return At(inputs_, i); }
+  const StorageShape* GetOptionalInputShape(size_t i) const { return At(inputs_, i); }
+  const StorageShape* GetOutputShape(size_t i) const { return At(outputs_, i); }
+  const Tensor* GetInputTensor(size_t i) const { return At(input_tensors_, i); }
+  const Tensor* GetOptionalInputTensor(size_t i) const { return At(input_tensors_, i); }
+  const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return At(input_descs_, i); }
+  const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return At(output_descs_, i); }
+  const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+  fe::PlatFormInfos* GetPlatformInfo() { return &platform_; }
+  ge::graphStatus SetBlockDim(uint32_t n) {
+    block_dim_ = n;
+    return ge::GRAPH_SUCCESS;
+  }
+  uint32_t GetBlockDim() const { return block_dim_; }
+  ge::graphStatus SetTilingKey(uint64_t k) {
+    tiling_key_ = k;
+    return ge::GRAPH_SUCCESS;
+  }
+  uint64_t GetTilingKey() const { return tiling_key_; }
+  TilingData* GetRawTilingData() { return &raw_; }
+  size_t* GetWorkspaceSizes(size_t num) {
+    if (num > workspaces_.size()) workspaces_.resize(num, 0);
+    return workspaces_.data();
+  }
+  size_t GetWorkspaceNum() const { return workspaces_.size(); }
+  ge::graphStatus SetScheduleMode(uint32_t) { return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
+  const char* GetNodeName() const { return op_type_.c_str(); }
+  const char* GetNodeType() const { return op_type_.c_str(); }
+  size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+
+  // Filled by cannbot before the tiling function runs.
+  std::vector<StorageShape> inputs_, outputs_;
+  std::vector<CompileTimeTensorDesc> input_descs_, output_descs_;
+  std::vector<Tensor> input_tensors_;
+  RuntimeAttrs attrs_;
+  fe::PlatFormInfos platform_;
+  TilingData raw_;
+  std::vector<size_t> workspaces_;
+  uint32_t block_dim_ = 0;
+  uint64_t tiling_key_ = 0;
+  std::string op_type_;
+
+ private:
+  template <typename T>
+  static const T* At(const std::vector<T>& v, size_t i) {
+    return i < v.size() ? &v[i] : nullptr;
+  }
+};
+
+class InferShapeContext {
+ public:
+  const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+  const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+  std::vector<Shape> inputs_, outputs_;
+  RuntimeAttrs attrs_;
+};
+
+class InferDataTypeContext {
+ public:
+  ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
+  ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
+    if (i >= outputs_.size()) outputs_.resize(i + 1, ge::DT_UNDEFINED);
+    outputs_[i] = t;
+    return ge::GRAPH_SUCCESS;
+  }
+  std::vector<ge::DataType> inputs_, outputs_;
+};
+
+class InferShapeRangeContext {};
+
+}  // namespace gert
+
+namespace platform_ascendc {
+
+enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6 };
+enum class SocVersion { ASCEND910 = 0, ASCEND910B = 1, ASCEND310P = 2, ASCEND310B = 3 };
+
+class PlatformAscendC {
+ public:
+  explicit PlatformAscendC(const fe::PlatFormInfos* info) : info_(info) {}
+  uint32_t GetCoreNum() const { return info_->vector_cores; }
+  uint32_t GetCoreNumAiv() const { return info_->vector_cores; }
+  uint32_t GetCoreNumAic() const { return info_->cube_cores; }
+  void GetCoreMemSize(CoreMemType type, uint64_t& size) const {
+    switch (type) {
+      case CoreMemType::UB: size = info_->ub_bytes; break;
+      case CoreMemType::L1: size = info_->l1_bytes; break;
+      case CoreMemType::L0_A: size = info_->l0a_bytes; break;
+      case CoreMemType::L0_B: size = info_->l0b_bytes; break;
+      case CoreMemType::L0_C: size = info_->l0c_bytes; break;
+      case CoreMemType::L2: size = info_->l2_bytes; break;
+      default: size = 0;
+    }
+  }
+  SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
+  // cannbot's launch has no system workspace: library APIs needing one are not emulated.
+  uint32_t GetLibApiWorkSpaceSize() const { return 0; }
+  uint32_t CalcTschBlockDim(uint32_t slice, uint32_t aic, uint32_t aiv) const {
+    (void)aic;
+    (void)aiv;
+    return slice;
+  }
+
+ private:
+  const fe::PlatFormInfos* info_;
+};
+
+}  // namespace platform_ascendc
+
+namespace ops {
+
+enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
+
+class OpParamDef {
+ public:
+  explicit OpParamDef(const char* name) : name_(name) {}
+  OpParamDef& ParamType(Option o) { option_ = o; return *this; }
+  OpParamDef& DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+  OpParamDef& DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); list_ = true; return *this; }
+  OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
+  OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
+  OpParamDef& UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
+  OpParamDef& ValueDepend(Option) { return *this; }
+  OpParamDef& AutoContiguous() { return *this; }
+  OpParamDef& IgnoreContiguous() { return *this; }
+  OpParamDef& Scalar() { return *this; }
+  OpParamDef& ScalarList() { return *this; }
+  OpParamDef& OutputShapeDependOnCompute() { return *this; }
+  OpParamDef& InitValue(uint64_t) { return *this; }
+
+  std::string name_;
+  Option option_ = REQUIRED;
+  std::vector<ge::DataType> dtypes_;
+  std::vector<ge::Format> formats_;
+  bool list_ = false;  // DataTypeList: one type for every combination
+};
+
+class OpAttrDef {
+ public:
+  explicit OpAttrDef(const char* name) : name_(name) {}
+  OpAttrDef& AttrType(Option o) { option_ = o; return *this; }
+  OpAttrDef& Bool(bool v = false) { kind_ = "bool"; value_.b = v; value_.i = v; value_.f = v; return *this; }
+  OpAttrDef& Float(float v = 0) { kind_ = "float"; value_.f = v; value_.i = static_cast<int64_t>(v); return *this; }
+  OpAttrDef& Int(int64_t v = 0) { kind_ = "int"; value_.i = v; value_.f = static_cast<float>(v); return *this; }
+  OpAttrDef& String(const char* v = "") { kind_ = "string"; value_.s = v; return *this; }
+  OpAttrDef& ListInt(std::vector<int64_t> v = {}) { kind_ = "list_int"; value_.ints = std::move(v); return *this; }
+  OpAttrDef& ListFloat(std::vector<float> = {}) { kind_ = "list_float"; return *this; }
+  OpAttrDef& ListBool(std::vector<bool> = {}) { kind_ = "list_bool"; return *this; }
+
+  std::string name_;
+  Option option_ = OPTIONAL;
+  std::string kind_ = "int";
+  gert::RuntimeAttrs::Value value_;
+};
+
+using TilingFn = ge::graphStatus (*)(gert::TilingContext*);
+using InferShapeFn = ge::graphStatus (*)(gert::InferShapeContext*);
+using InferDataTypeFn = ge::graphStatus (*)(gert::InferDataTypeContext*);
+
+class OpAICoreConfig {
+ public:
+  OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicShapeSupportFlag(bool) { return *this; }
+  OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
+  OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
+  OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
+  OpParamDef& Input(const char* name) { params_.emplace_back(name); return params_.back(); }
+  OpParamDef& Output(const char* name) { params_.emplace_back(name); return params_.back(); }
+  std::vector<OpParamDef> params_;
+};
+
+class OpAICoreDef {
+ public:
+  OpAICoreDef& SetTiling(TilingFn f) { tiling_ = f; return *this; }
+  template <typename F>
+  OpAICoreDef& SetTilingParse(F) { return *this; }
+  template <typename F>
+  OpAICoreDef& SetCheckSupport(F) { return *this; }
+  template <typename F>
+  OpAICoreDef& SetOpSelectFormat(F) { return *this; }
+  OpAICoreDef& AddConfig(const char* soc) { socs_.push_back(soc); return *this; }
+  OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { socs_.push_back(soc); return *this; }
+
+  TilingFn tiling_ = nullptr;
+  std::vector<std::string> socs_;
+};
+
+class OpMC2Def {
+ public:
+  OpMC2Def& HcclGroup(const char*) { return *this; }
+};
+
+class OpDef {
+ public:
+  explicit OpDef(const char* type) : type_(type) {}
+  virtual ~OpDef() = default;
+  OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+  OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+  OpAttrDef& Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
+  OpDef& SetInferShape(InferShapeFn f) { infer_shape_ = f; return *this; }
+  template <typename F>
+  OpDef& SetInferShapeRange(F) { return *this; }
+  OpDef& SetInferDataType(InferDataTypeFn f) { infer_dtype_ = f; return *this; }
+  OpAICoreDef& AICore() { return aicore_; }
+  OpMC2Def& MC2() { return mc2_; }
+
+  std::string type_;
+  std::vector<OpParamDef> inputs_, outputs_;
+  std::vector<OpAttrDef> attrs_;
+  InferShapeFn infer_shape_ = nullptr;
+  InferDataTypeFn infer_dtype_ = nullptr;
+  OpAICoreDef aicore_;
+  OpMC2Def mc2_;
+};
+
+}  // namespace ops
+
+// The package's one operator definition, built on first call (no load-time code). A C symbol,
+// so the name is the same whichever namespace OP_ADD is written in.
+extern "C" ops::OpDef* cannbot_package_opdef();
+#define OP_ADD(opType, ...)                              \
+  extern "C" ::ops::OpDef* cannbot_package_opdef() {     \
+    static opType cannbot_definition(#opType);           \
+    return &cannbot_definition;                          \
+  }
+
+// Tiling data: a plain struct whose bytes are the tiling block the kernel reads.
+namespace cannbot_host {
+template <typename Derived>
+struct TilingDef {
+  void SaveToBuffer(void* buffer, size_t capacity) const {
+    if (sizeof(Derived) <= capacity) std::memcpy(buffer, static_cast<const Derived*>(this), sizeof(Derived));
+    else cannbot_tiling_overflow(sizeof(Derived), capacity);
+  }
+  size_t GetDataSize() const { return sizeof(Derived); }
+  // What the device would do with a tiling larger than its buffer is undefined: refuse.
+  [[noreturn]] static void cannbot_tiling_overflow(size_t need, size_t capacity) {
+    std::fflush(stdout);
+    std::printf("cannbot-ascendc-violation: tiling: the tiling data is %zu bytes but the tiling "
+                "buffer holds %zu (SaveToBuffer)\n", need, capacity);
+    std::fflush(stdout);
+    std::abort();
+  }
+};
+}  // namespace cannbot_host
+
+#define BEGIN_TILING_DATA_DEF(name) struct name : public ::cannbot_host::TilingDef<name> {
+#define TILING_DATA_FIELD_DEF(type, field)     \
+  type field{};                                \
+  void set_##field(type v) { field = v; }      \
+  type get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field)                                     \
+  type field[count]{};                                                                    \
+  void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); }               \
+  const type* get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_STRUCT(stype, field) \
+  stype field{};                                   \
+  stype& get_##field() { return field; }           \
+  void set_##field(const stype& v) { field = v; }
+#define END_TILING_DATA_DEF }
+#define REGISTER_TILING_DATA_CLASS(opType, className) static_assert(true, "");
+
+#endif  // CANNBOT_HOST_API_H

@@ -1,0 +1,163 @@
+// cannbot_package_launch.h: runs an operator package's host tiling function for one call, the
+// way the CANN runtime does before a launch, and checks what it chose.
+//
+// cannbot's generated wrapper for a package (validator/ascendc_package.cc) describes the call
+// (every tensor's dimensions, the one dtype of the launch, the op's sizes and scalars by name),
+// calls Tile(), then cannbot_ascendc::Launch with the block dim, tiling data, tiling key and
+// workspace that came back. Tile() builds a gert::TilingContext from that description and the
+// device profile's platform facts, fills the OpDef's attributes by name (or their defaults),
+// checks the OpDef's InferShape against the op's output sizes, runs the tiling function, and
+// reports a failing status, a block dim of 0, tiling data past the buffer, or a write past it
+// as `cannbot-ascendc-violation: tiling: ...` (docs/ascendc.md, "Operator packages").
+//
+// Ownership: Tile() returns values; the context lives for the call.
+// Thread-safety: one call at a time, like the launch.
+#ifndef CANNBOT_PACKAGE_LAUNCH_H
+#define CANNBOT_PACKAGE_LAUNCH_H
+
+#include <cctype>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cannbot_host_api.h"
+#include "cannbot_launch.h"
+
+namespace cannbot_package {
+
+struct Request {
+  std::vector<std::vector<int64_t>> inputs, outputs;  // dimensions per tensor
+  ge::DataType dtype = ge::DT_FLOAT;
+  std::vector<std::pair<const char*, double>> values;  // the op's sizes and scalars by name
+};
+
+struct Prepared {
+  CannbotTiling tiling{};
+  cannbot_ascendc::LaunchExtras extras;
+};
+
+namespace detail {
+
+inline std::string Folded(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out == "epsilon" ? "eps" : out;
+}
+
+inline gert::Shape ToShape(const std::vector<int64_t>& dims) {
+  gert::Shape s;
+  for (int64_t d : dims) s.AppendDim(d);
+  return s;
+}
+
+inline void FillAttrs(const ops::OpDef& def, const Request& r, gert::RuntimeAttrs* attrs) {
+  for (const ops::OpAttrDef& a : def.attrs_) {
+    gert::RuntimeAttrs::Value v = a.value_;
+    for (const auto& [name, value] : r.values) {
+      if (Folded(name) != Folded(a.name_)) continue;
+      v.f = static_cast<float>(value);
+      v.i = static_cast<int64_t>(value);
+      v.b = value != 0;
+    }
+    attrs->values_.push_back(v);
+  }
+}
+
+inline void CheckInferShape(const ops::OpDef& def, const Request& r) {
+  if (def.infer_shape_ == nullptr) return;
+  gert::InferShapeContext ctx;
+  for (const auto& d : r.inputs) ctx.inputs_.push_back(ToShape(d));
+  ctx.outputs_.resize(r.outputs.size());
+  FillAttrs(def, r, &ctx.attrs_);
+  if (def.infer_shape_(&ctx) != ge::GRAPH_SUCCESS) {
+    cannbot_ascendc::Violation("tiling", "the OpDef's InferShape function failed");
+  }
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    const int64_t want = ToShape(r.outputs[i]).GetShapeSize();
+    const int64_t got = ctx.outputs_[i].GetShapeSize();
+    if (got != want) {
+      cannbot_ascendc::Violation("tiling",
+                                 "the OpDef's InferShape gives output %zu %lld elements; the op "
+                                 "has %lld on this shape",
+                                 i, static_cast<long long>(got), static_cast<long long>(want));
+    }
+  }
+}
+
+}  // namespace detail
+
+inline Prepared Tile(const Request& r) {
+  ops::OpDef* def = cannbot_package_opdef();
+  if (def->aicore_.tiling_ == nullptr) {
+    cannbot_ascendc::Violation("tiling", "the OpDef sets no tiling function (AICore().SetTiling)");
+  }
+  detail::CheckInferShape(*def, r);
+  gert::TilingContext ctx;
+  ctx.op_type_ = def->type_;
+  for (const auto& d : r.inputs) ctx.inputs_.emplace_back(detail::ToShape(d));
+  for (const auto& d : r.outputs) ctx.outputs_.emplace_back(detail::ToShape(d));
+  gert::CompileTimeTensorDesc desc;
+  desc.dtype_ = r.dtype;
+  ctx.input_descs_.assign(r.inputs.size(), desc);
+  ctx.output_descs_.assign(r.outputs.size(), desc);
+  for (size_t i = 0; i < r.inputs.size(); ++i) {
+    gert::Tensor t;
+    t.shape_ = &ctx.inputs_[i];
+    t.desc_ = &ctx.input_descs_[i];
+    ctx.input_tensors_.push_back(t);
+  }
+  detail::FillAttrs(*def, r, &ctx.attrs_);
+  ctx.platform_.vector_cores = CANNBOT_VECTOR_CORES;
+  ctx.platform_.cube_cores = CANNBOT_VECTOR_CORES / 2;
+  ctx.platform_.ub_bytes = CANNBOT_UB_BYTES;
+  ctx.platform_.l1_bytes = 512 * 1024;
+  ctx.platform_.l0a_bytes = 64 * 1024;
+  ctx.platform_.l0b_bytes = 64 * 1024;
+  ctx.platform_.l0c_bytes = 128 * 1024;
+  ctx.platform_.l2_bytes = 192ull * 1024 * 1024;
+
+  // The raw tiling buffer, with guard bytes behind it: a tiling function that writes past its
+  // capacity is caught here instead of corrupting the launch.
+  constexpr size_t kGuard = 256;
+  static uint8_t raw[CANNBOT_TILING_DATA_BYTES + kGuard];
+  std::memset(raw, 0, CANNBOT_TILING_DATA_BYTES);
+  std::memset(raw + CANNBOT_TILING_DATA_BYTES, 0xA5, kGuard);
+  ctx.raw_.data_ = raw;
+  ctx.raw_.capacity_ = CANNBOT_TILING_DATA_BYTES;
+
+  const ge::graphStatus status = def->aicore_.tiling_(&ctx);
+  if (status != ge::GRAPH_SUCCESS) {
+    cannbot_ascendc::Violation("tiling", "the tiling function of %s returned %u (failure)",
+                               def->type_.c_str(), status);
+  }
+  for (size_t i = 0; i < kGuard; ++i) {
+    if (raw[CANNBOT_TILING_DATA_BYTES + i] != 0xA5) {
+      cannbot_ascendc::Violation("tiling",
+                                 "the tiling function wrote past the %d-byte tiling buffer "
+                                 "(GetRawTilingData()->GetCapacity())",
+                                 CANNBOT_TILING_DATA_BYTES);
+    }
+  }
+  if (ctx.raw_.size_ > CANNBOT_TILING_DATA_BYTES) {
+    cannbot_ascendc::Violation("tiling", "the tiling data size is %zu bytes, past the %d-byte "
+                               "capacity", ctx.raw_.size_, CANNBOT_TILING_DATA_BYTES);
+  }
+  if (ctx.block_dim_ == 0) {
+    cannbot_ascendc::Violation("tiling", "the tiling function set a block dim of 0 (SetBlockDim): "
+                               "the kernel would never run");
+  }
+  Prepared p;
+  p.tiling.block_dim = ctx.block_dim_;
+  p.tiling.dtype_bits = ge::GetSizeByDataType(r.dtype) * 8;
+  std::memcpy(p.tiling.data, raw, CANNBOT_TILING_DATA_BYTES);
+  p.extras.tiling_key = ctx.tiling_key_;
+  for (size_t w : ctx.workspaces_) p.extras.workspace_bytes += w;
+  return p;
+}
+
+}  // namespace cannbot_package
+
+#endif  // CANNBOT_PACKAGE_LAUNCH_H
