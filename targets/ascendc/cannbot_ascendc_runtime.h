@@ -156,6 +156,13 @@ class Runtime {
   // The tiling key the host tiling chose (TILING_KEY_IS); 0 when it set none.
   void set_tiling_key(uint64_t key) { tiling_key_ = key; }
   uint64_t tiling_key() const { return tiling_key_; }
+  // TILING_KEY_IS(key): remembers the keys a block asks about, so a block that asked about
+  // some but never about the one the tiling chose is reported when it returns.
+  bool TilingKeyIs(uint64_t key) {
+    if (key == tiling_key_) key_matched_ = true;
+    if (asked_keys_.size() < 8) asked_keys_.push_back(key);
+    return key == tiling_key_;
+  }
 
   void BeginBlock(uint32_t index) {
     in_block_ = true;
@@ -168,6 +175,8 @@ class Runtime {
     events_.clear();
     counters_ = Counters();
     pipe_all_barriers_ = 0;
+    asked_keys_.clear();
+    key_matched_ = false;
     // Uninitialised UB reads as NaN, so a kernel that computes on bytes it never loaded fails
     // the numeric check instead of passing by luck.
     std::memset(ub_, 0xFF, sizeof(ub_));
@@ -176,6 +185,18 @@ class Runtime {
   void EndBlock() {
     for (size_t q = 0; q < queues_.size(); ++q) {
       if (queues_[q].alive) CheckQueueDrained(static_cast<int>(q), "when the kernel returned");
+    }
+    if (!asked_keys_.empty() && !key_matched_) {
+      char keys[160] = "";
+      for (size_t i = 0; i < asked_keys_.size(); ++i) {
+        const size_t used = std::strlen(keys);
+        std::snprintf(keys + used, sizeof(keys) - used, "%s%llu", i ? ", " : "",
+                      static_cast<unsigned long long>(asked_keys_[i]));
+      }
+      Violation("tiling-key",
+                "the tiling chose key %llu but the kernel handles only %s (TILING_KEY_IS): "
+                "block %u did nothing",
+                static_cast<unsigned long long>(tiling_key_), keys, block_idx_);
     }
     in_block_ = false;
   }
@@ -314,6 +335,8 @@ class Runtime {
   uint32_t ub_high_water_ = 0;
   uint64_t pipe_all_barriers_ = 0;
   uint64_t tiling_key_ = 0;
+  std::vector<uint64_t> asked_keys_;
+  bool key_matched_ = false;
   Counters counters_;
   std::vector<Slot> slots_;
   std::vector<QueueState> queues_;

@@ -53,7 +53,7 @@ inline void LoadTiling(T* out, const void* tiling) {
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
   type var;                                            \
   ::cannbot_ascendc::LoadTiling(&var, tiling)
-#define TILING_KEY_IS(key) (::cannbot_ascendc::R().tiling_key() == static_cast<uint64_t>(key))
+#define TILING_KEY_IS(key) (::cannbot_ascendc::R().TilingKeyIs(static_cast<uint64_t>(key)))
 #define ASSERT(cond)                                                                   \
   do {                                                                                 \
     if (!(cond)) ::cannbot_ascendc::Violation("assert", "ASSERT(%s) failed", #cond);   \

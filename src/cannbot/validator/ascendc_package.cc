@@ -132,6 +132,17 @@ Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
     if (built.output.find("cannbot_package_opdef") != std::string::npos) {
       return Status::InvalidArgument(where + " defines no operator: no OP_ADD(<OpDef class>)");
     }
+    const std::string missing = "No such file or directory";
+    const size_t at = built.output.find(missing);
+    if (at != std::string::npos) {
+      const size_t start = built.output.rfind("fatal error: ", at);
+      if (start != std::string::npos && at > start + 15) {
+        const std::string header = built.output.substr(start + 13, at - start - 15);
+        return Status::InvalidArgument(where + " includes " + header + ", which cannbot's "
+                                       "emulated host API does not provide (docs/ascendc.md "
+                                       "lists what it does)");
+      }
+    }
     return Status::InvalidArgument(where + " does not compile against cannbot's emulated host "
                                    "API (docs/ascendc.md lists it): " + FirstError(built.output));
   }

@@ -1,0 +1,197 @@
+// Operator packages on the ascendc target (engine/package_validation.h): the example packages
+// run as written for every dtype of their OpDef, and broken packages, made from the example by
+// one edit each, are refused or rejected with a reason that names the cause.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "builtin_ops.h"
+#include "cannbot/engine/package_validation.h"
+#include "cannbot/util/fs.h"
+#include "integration/test_support.h"
+
+namespace cannbot::engine {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::SourcePath;
+
+const char* const kFast = "examples/ascendc/packages/add_custom_fast";
+const char* const kSlow = "examples/ascendc/packages/add_custom_slow";
+
+class AscendcPackageTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = testing::SharedStore();
+    ASSERT_NE(store_, nullptr);
+    validator_ = std::make_unique<validator::Validator>(testing::TestConfig(), store_.get(),
+                                                        cannbot_test::BuiltInOps());
+    auto dir = TempDir::Create("cannbot-package-test");
+    ASSERT_TRUE(dir.ok());
+    dir_ = std::make_unique<TempDir>(std::move(dir).value());
+  }
+
+  Result<PackageReport> Run(const std::string& package, const std::string& baseline = "") {
+    PackageRequest request;
+    request.op = "add";
+    request.candidate_dir = package;
+    request.baseline_dir = baseline;
+    request.seed = 5;
+    return ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
+  }
+
+  // A copy of the fast example with fp32 only (one combination: one build per test) and
+  // `edits` applied to `file`: {old text, new text}, each old text present.
+  std::string Variant(const std::string& name, const std::string& file,
+                      const std::vector<std::pair<std::string, std::string>>& edits) {
+    const std::string dir = dir_->File(name);
+    fs::copy(SourcePath(kFast), dir, fs::copy_options::recursive);
+    const std::string host = dir + "/op_host/add_custom.cpp";
+    auto text = ReadFile(host);
+    EXPECT_TRUE(text.ok());
+    std::string h = *text;
+    for (size_t at; (at = h.find("{ge::DT_FLOAT16, ge::DT_FLOAT}")) != std::string::npos;) {
+      h.replace(at, 30, "{ge::DT_FLOAT}");
+    }
+    for (size_t at; (at = h.find("{ge::FORMAT_ND, ge::FORMAT_ND}")) != std::string::npos;) {
+      h.replace(at, 30, "{ge::FORMAT_ND}");
+    }
+    EXPECT_TRUE(WriteFile(host, h).ok());
+    const std::string path = dir + "/" + file;
+    auto source = ReadFile(path);
+    EXPECT_TRUE(source.ok()) << path;
+    std::string s = *source;
+    for (const auto& [from, to] : edits) {
+      const size_t at = s.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      if (at != std::string::npos) s.replace(at, from.size(), to);
+    }
+    EXPECT_TRUE(WriteFile(path, s).ok());
+    return dir;
+  }
+
+  // The one combination's failure reason (compile or numeric layer).
+  static std::string Failure(const PackageReport& report) {
+    EXPECT_EQ(report.runs.size(), 1u);
+    if (report.runs.empty() || !report.runs[0].check) return "";
+    const validator::KernelCheck& c = *report.runs[0].check;
+    EXPECT_FALSE(c.ok);
+    return c.reason;
+  }
+
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<validator::Validator> validator_;
+  std::unique_ptr<TempDir> dir_;
+};
+
+TEST_F(AscendcPackageTest, TheFastPackageBeatsTheSlowOneInEveryDtypeOfItsOpDef) {
+  auto report = Run(SourcePath(kFast), SourcePath(kSlow));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->definition.type, "AddCustom");
+  ASSERT_EQ(report->runs.size(), 2u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "x=float16 y=float16 z=float16");
+  EXPECT_EQ(report->runs[1].combo.Describe(), "x=float32 y=float32 z=float32");
+  for (const PackageRun& run : report->runs) {
+    ASSERT_TRUE(run.verdict.has_value()) << run.skipped;
+    EXPECT_TRUE(run.verdict->accepted) << run.verdict->RenderText();
+    ASSERT_TRUE(run.verdict->perf.has_value());
+    EXPECT_TRUE(run.verdict->perf->estimated);
+    EXPECT_GT(run.verdict->perf->speedup, 10.0) << run.verdict->RenderText();
+  }
+  EXPECT_TRUE(report->ok());
+  EXPECT_NE(report->RenderText().find("every combination passed"), std::string::npos);
+}
+
+TEST_F(AscendcPackageTest, ATilingKeyTheKernelHandlesRunsAndOneItDoesNotIsNamed) {
+  const std::string branch = "GET_TILING_DATA(tilingData, tiling);\n  if (!TILING_KEY_IS(1) && !TILING_KEY_IS(2)) return;";
+  const std::string handled = Variant("key2", "op_host/add_custom.cpp",
+                                      {{"context->SetBlockDim(blockDim);",
+                                        "context->SetBlockDim(blockDim);\n  context->SetTilingKey(2);"}});
+  {
+    const std::string kernel = handled + "/op_kernel/add_custom.cpp";
+    std::string text = *ReadFile(kernel);
+    text.replace(text.find("GET_TILING_DATA(tilingData, tiling);"), 36, branch);
+    ASSERT_TRUE(WriteFile(kernel, text).ok());
+  }
+  auto good = Run(handled);
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  EXPECT_TRUE(good->ok()) << good->RenderText();
+
+  const std::string unhandled = dir_->File("key3");
+  fs::copy(handled, unhandled, fs::copy_options::recursive);
+  const std::string host = unhandled + "/op_host/add_custom.cpp";
+  std::string text = *ReadFile(host);
+  text.replace(text.find("SetTilingKey(2)"), 15, "SetTilingKey(3)");
+  ASSERT_TRUE(WriteFile(host, text).ok());
+  auto bad = Run(unhandled);
+  ASSERT_TRUE(bad.ok()) << bad.status().ToString();
+  EXPECT_NE(Failure(*bad).find("the tiling chose key 3 but the kernel handles only 1, 2"),
+            std::string::npos)
+      << bad->RenderText();
+}
+
+struct BrokenTiling {
+  const char* name;
+  const char* from;
+  const char* to;
+  const char* reason;
+};
+
+class BrokenTilingTest : public AscendcPackageTest,
+                         public ::testing::WithParamInterface<BrokenTiling> {};
+
+TEST_P(BrokenTilingTest, IsRejectedWithTheCause) {
+  const BrokenTiling& b = GetParam();
+  auto report = Run(Variant(b.name, "op_host/add_custom.cpp", {{b.from, b.to}}));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_FALSE(report->ok());
+  EXPECT_NE(Failure(*report).find(b.reason), std::string::npos) << report->RenderText();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Packages, BrokenTilingTest,
+    ::testing::Values(
+        BrokenTiling{"fails", "  return ge::GRAPH_SUCCESS;\n}\n}  // namespace optiling",
+                     "  return ge::GRAPH_FAILED;\n}\n}  // namespace optiling",
+                     "the tiling function of AddCustom returned"},
+        BrokenTiling{"block_dim_zero", "context->SetBlockDim(blockDim);",
+                     "context->SetBlockDim(0);", "block dim of 0"},
+        BrokenTiling{"overflow", "  size_t* workspace",
+                     "  std::memset(context->GetRawTilingData()->GetData(), 1,\n"
+                     "              context->GetRawTilingData()->GetCapacity() + 8);\n"
+                     "  size_t* workspace",
+                     "wrote past the 1024-byte tiling buffer"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST_F(AscendcPackageTest, APackageThatCannotBeReadIsRefusedNamingTheCause) {
+  struct Case {
+    std::string dir;
+    std::string reason;
+  };
+  const std::string no_kernel = Variant("no_kernel", "op_host/add_custom.cpp", {});
+  fs::remove_all(no_kernel + "/op_kernel");
+  const std::vector<Case> cases = {
+      {no_kernel, "has no op_kernel/ directory"},
+      {Variant("no_op_add", "op_host/add_custom.cpp", {{"OP_ADD(AddCustom);", ""}}),
+       "defines no operator: no OP_ADD"},
+      {Variant("one_input", "op_host/add_custom.cpp",
+               {{"this->Input(\"y\")", "this->Output(\"w\")"}}),
+       "declares 1 inputs (x) and 2 outputs (w, z), but op add has 2 and 1"},
+      {Variant("int_param", "op_kernel/add_custom.cpp",
+               {{"GM_ADDR workspace, GM_ADDR tiling) {", "int workspace, GM_ADDR tiling) {"}}),
+       "has a parameter that is not GM_ADDR (\"int workspace\")"},
+      {Variant("unknown_header", "op_host/add_custom.cpp",
+               {{"#include \"register/op_def_registry.h\"",
+                 "#include \"register/op_def_registry.h\"\n#include \"tiling/tiling_api.h\""}}),
+       "tiling/tiling_api.h"},
+  };
+  for (const Case& c : cases) {
+    auto report = Run(c.dir);
+    ASSERT_FALSE(report.ok()) << c.dir;
+    EXPECT_NE(report.status().message().find(c.reason), std::string::npos)
+        << report.status().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace cannbot::engine
