@@ -267,5 +267,14 @@ TEST(FindInPathTest, FindsAnExecutableAsAnAbsolutePathAndNothingElse) {
   EXPECT_EQ(FindInPath("/"), "");  // a directory is not a program
 }
 
+TEST(FsTest, APlainRelativePathStaysBelowItsDirectory) {
+  EXPECT_TRUE(IsPlainRelativePath("op_host/add_custom.cpp"));
+  EXPECT_TRUE(IsPlainRelativePath("kernel.h"));
+  for (const char* bad : {"", "/etc/passwd", "../x.h", "op_host/../../x.h", "a//b", "./a",
+                          "a/", "a\\b"}) {
+    EXPECT_FALSE(IsPlainRelativePath(bad)) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace cannbot

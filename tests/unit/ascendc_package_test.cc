@@ -1,0 +1,151 @@
+// Reading an operator package (ascendc/package.h): the entry point, the registered tiling
+// struct, the OpDef the describer prints, dtype combinations, and the generated build files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "builtin_ops.h"
+#include "cannbot/ascendc/package.h"
+#include "cannbot/util/fs.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+namespace fs = std::filesystem;
+
+class PackageTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto dir = TempDir::Create("cannbot-package-unit");
+    ASSERT_TRUE(dir.ok());
+    dir_ = std::make_unique<TempDir>(std::move(dir).value());
+    fs::create_directories(dir_->File("op_host"));
+    fs::create_directories(dir_->File("op_kernel"));
+    Write("op_host/op_tiling.h",
+          "#include \"register/tilingdata_base.h\"\nnamespace optiling {\n"
+          "BEGIN_TILING_DATA_DEF(MyTiling)\nTILING_DATA_FIELD_DEF(uint32_t, n);\n"
+          "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(MyOp, MyTiling)\n}\n");
+    Write("op_host/my_op.cpp", "#include \"op_tiling.h\"\n// OP_ADD(MyOp) below\n");
+    Write("op_kernel/my_op.cpp",
+          "#include \"kernel_operator.h\"\n"
+          "// extern \"C\" __global__ __aicore__ void old_entry(GM_ADDR x) {}\n"
+          "extern \"C\" __global__ __aicore__ void my_op(GM_ADDR x, GM_ADDR y,\n"
+          "                                            GM_ADDR workspace, GM_ADDR tiling) {}\n");
+  }
+
+  void Write(const std::string& name, const std::string& text) {
+    ASSERT_TRUE(WriteFile(dir_->File(name), text).ok());
+  }
+
+  std::unique_ptr<TempDir> dir_;
+};
+
+TEST_F(PackageTest, FindsTheEntryItsArityTheHostCodeAndTheTilingStruct) {
+  auto p = LoadPackage(dir_->path());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->entry, "my_op");  // the commented-out entry is not one
+  EXPECT_EQ(p->entry_arity, 4);
+  EXPECT_EQ(p->kernel_file, "op_kernel/my_op.cpp");
+  EXPECT_EQ(p->host_units, std::vector<std::string>{"op_host/my_op.cpp"});
+  EXPECT_EQ(p->tiling_headers, std::vector<std::string>{"op_host/op_tiling.h"});
+  EXPECT_EQ(p->tiling_type, "optiling::MyTiling");
+  EXPECT_EQ(p->files.size(), 3u);
+}
+
+TEST_F(PackageTest, RefusesAPackageWithTwoEntriesOrNone) {
+  Write("op_kernel/second.cpp",
+        "extern \"C\" __global__ __aicore__ void other(GM_ADDR x, GM_ADDR y) {}\n");
+  auto two = LoadPackage(dir_->path());
+  ASSERT_FALSE(two.ok());
+  EXPECT_NE(two.status().message().find("several kernel entry points (my_op in "
+                                        "op_kernel/my_op.cpp, other in op_kernel/second.cpp)"),
+            std::string::npos)
+      << two.status().ToString();
+  fs::remove(dir_->File("op_kernel/second.cpp"));
+  Write("op_kernel/my_op.cpp", "void helper() {}\n");
+  auto none = LoadPackage(dir_->path());
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("no kernel entry point in op_kernel/"), std::string::npos);
+}
+
+TEST_F(PackageTest, RefusesAPackageWithoutHostCode) {
+  fs::remove(dir_->File("op_host/my_op.cpp"));
+  auto p = LoadPackage(dir_->path());
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("no .cpp file in op_host/"), std::string::npos);
+}
+
+TEST(OpDefinitionTest, ReadsTheDescriberLineAndExpandsDataTypeLists) {
+  const std::string printed =
+      "noise\ncannbot-opdef: {\"type\":\"MyOp\",\"inputs\":[{\"name\":\"x\",\"list\":false,"
+      "\"dtypes\":[1,0,27]},{\"name\":\"scale\",\"list\":true,\"dtypes\":[0]}],\"outputs\":"
+      "[{\"name\":\"y\",\"list\":false,\"dtypes\":[1,0,27]}],\"attrs\":[\"eps\"],\"tiling\":true,"
+      "\"socs\":[\"ascend910b\"]}\n";
+  auto def = ParseOpDefinition(printed, "pkg");
+  ASSERT_TRUE(def.ok()) << def.status().ToString();
+  EXPECT_EQ(def->type, "MyOp");
+  EXPECT_EQ(def->Combinations(), 3u);
+  EXPECT_EQ(def->inputs[1].dtypes, (std::vector<std::string>{"float32", "float32", "float32"}));
+  EXPECT_EQ(def->attrs, std::vector<std::string>{"eps"});
+  const std::vector<DtypeCombo> combos = Combinations(*def);
+  ASSERT_EQ(combos.size(), 3u);
+  EXPECT_EQ(combos[0].Describe(), "x=float16 scale=float32 y=float16");
+  EXPECT_EQ(combos[0].Uniform(), "");
+  EXPECT_EQ(combos[1].Uniform(), "float32");
+  EXPECT_EQ(combos[2].dtypes[0].second, "bfloat16");
+}
+
+TEST(OpDefinitionTest, RefusesListsOfDifferentLengthsAndUnknownTypes) {
+  auto uneven = ParseOpDefinition(
+      "cannbot-opdef: {\"type\":\"T\",\"inputs\":[{\"name\":\"x\",\"dtypes\":[1,0]}],"
+      "\"outputs\":[{\"name\":\"y\",\"dtypes\":[1]}]}\n", "pkg");
+  ASSERT_FALSE(uneven.ok());
+  EXPECT_NE(uneven.status().message().find("lists 1 data types for y but 2"), std::string::npos);
+  auto unknown = ParseOpDefinition(
+      "cannbot-opdef: {\"type\":\"T\",\"inputs\":[],\"outputs\":[{\"name\":\"y\",\"dtypes\":[99]}]}\n",
+      "pkg");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("ge::DataType 99"), std::string::npos);
+  EXPECT_FALSE(ParseOpDefinition("nothing printed", "pkg").ok());
+}
+
+TEST_F(PackageTest, ChecksTheOpDefAgainstTheOpAndGeneratesTheBuild) {
+  auto p = LoadPackage(dir_->path());
+  ASSERT_TRUE(p.ok());
+  OpDefinition def;
+  def.type = "MyOp";
+  def.inputs = {{"x", {"float16"}}};
+  def.outputs = {{"y", {"float16"}}};
+  const ops::OpSpec* swish = cannbot_test::BuiltInOps().Find("swish");
+  const ops::OpSpec* add = cannbot_test::BuiltInOps().Find("add");
+  ASSERT_NE(swish, nullptr);
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(CheckAgainstOp(*p, def, *swish), "");
+  EXPECT_NE(CheckAgainstOp(*p, def, *add).find("declares 1 inputs (x) and 1 outputs (y), but op "
+                                               "add has 2 and 1"),
+            std::string::npos);
+  p->entry_arity = 5;  // 2 tensors: 2, 3 or 4 GM_ADDR parameters
+  EXPECT_NE(CheckAgainstOp(*p, def, *swish).find("takes 5 GM_ADDR parameters"), std::string::npos);
+  p->entry_arity = 4;
+
+  const PackageBuild build = MakePackageBuild(*p, def, Combinations(def)[0]);
+  EXPECT_NE(build.source.find("#include \"op_kernel/my_op.cpp\""), std::string::npos);
+  std::map<std::string, std::string> files(build.files.begin(), build.files.end());
+  const std::string& kernel = files["cannbot_package_kernel.h"];
+  EXPECT_NE(kernel.find("#define DTYPE_X half"), std::string::npos) << kernel;
+  EXPECT_NE(kernel.find("#define DTYPE_Y half"), std::string::npos);
+  EXPECT_NE(kernel.find("#include \"op_host/op_tiling.h\""), std::string::npos);
+  EXPECT_NE(kernel.find("#define CANNBOT_TILING_TYPE optiling::MyTiling"), std::string::npos);
+  EXPECT_NE(files["cannbot_package_host.inc"].find("#include \"op_host/my_op.cpp\""),
+            std::string::npos);
+  const std::string& entry = files["cannbot_package_entry.h"];
+  EXPECT_NE(entry.find("extern \"C\" void my_op(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);"),
+            std::string::npos)
+      << entry;
+  EXPECT_NE(entry.find("CANNBOT_PACKAGE_TAIL(workspace, tiling) , workspace, tiling"),
+            std::string::npos);
+  EXPECT_EQ(files.count("op_host/my_op.cpp"), 1u);
+}
+
+}  // namespace
+}  // namespace cannbot::ascendc
