@@ -482,6 +482,10 @@ class TBufBase {
   LocalTensor<T> Get(uint32_t len) {
     return GetWithOffset<T>(len, 0);
   }
+  // A TBuf's tensor is not queued or allocated: freeing it is accepted and does nothing, as
+  // on the device.
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>&) {}
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t buf_offset) {
     Require("TBuf::GetWithOffset");

@@ -65,7 +65,8 @@ inline void Operand(const LocalTensor<T>& t, int64_t count, const char* api, Acc
 template <typename T, typename F>
 inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
                   const char* api, bool complex, F f) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: vector math supports half and float");
+  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: vector math supports half and float "
+                                 "(bfloat16_t: Cast to float first, as on the device)");
   CheckCount(count, api);
   Operand(src, count, api, Access::kRead);
   Operand(dst, count, api, Access::kWrite);
@@ -78,7 +79,8 @@ inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t 
 template <typename T, typename F>
 inline void Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, int32_t count, const char* api, bool complex, F f) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: vector math supports half and float");
+  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: vector math supports half and float "
+                                 "(bfloat16_t: Cast to float first, as on the device)");
   CheckCount(count, api);
   Operand(src0, count, api, Access::kRead);
   Operand(src1, count, api, Access::kRead);
@@ -165,6 +167,30 @@ inline half RoundToHalf(float f, RoundMode mode) {
       return (HalfBits(lo) & 1u) != 0 ? lo : hi;
     default:
       return nearest;
+  }
+}
+
+// float -> bfloat16_t with one of the documented rounding modes: the float's low 16 bits decide.
+inline bfloat16_t RoundToBf16(float f, RoundMode mode) {
+  if (std::isnan(f) || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
+    return bfloat16_t(f);  // nearest even
+  }
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  const uint32_t low = u & 0xffffu;
+  bfloat16_t toward_zero;
+  toward_zero.bits = static_cast<uint16_t>(u >> 16);
+  if (low == 0 || std::isinf(f)) return toward_zero;
+  bfloat16_t away = toward_zero;
+  away.bits = static_cast<uint16_t>(away.bits + 1);  // one ulp further from zero
+  const bool negative = (u >> 31) != 0;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR: return negative ? away : toward_zero;
+    case RoundMode::CAST_CEIL: return negative ? toward_zero : away;
+    case RoundMode::CAST_TRUNC: return toward_zero;
+    case RoundMode::CAST_ROUND: return low >= 0x8000u ? away : toward_zero;  // ties away
+    case RoundMode::CAST_ODD: return (toward_zero.bits & 1u) ? toward_zero : away;
+    default: return bfloat16_t(f);
   }
 }
 
@@ -318,26 +344,32 @@ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int
   cannbot_detail::Unary(dst, src, count, "Relu", false, [](float a) { return std::fmax(a, 0.0f); });
 }
 
-// ---- Cast: half->float (CAST_NONE), float->half (any mode), float->float (integral modes) ----
+// ---- Cast: half/bfloat16_t->float (CAST_NONE), float->half and float->bfloat16_t (any mode),
+// float->float (integral modes) ----
 template <typename D, typename S>
 inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode,
                  const uint32_t& count) {
   constexpr bool kToHalf = std::is_same<D, half>::value && std::is_same<S, float>::value;
-  constexpr bool kToFloat = std::is_same<D, float>::value && std::is_same<S, half>::value;
+  constexpr bool kToBf16 = std::is_same<D, bfloat16_t>::value && std::is_same<S, float>::value;
+  constexpr bool kToFloat = std::is_same<D, float>::value &&
+                            (std::is_same<S, half>::value || std::is_same<S, bfloat16_t>::value);
   constexpr bool kFloatRound = std::is_same<D, float>::value && std::is_same<S, float>::value;
-  static_assert(kToHalf || kToFloat || kFloatRound,
-                "cannbot ascendc emulation: Cast supports float->half, half->float and "
-                "float->float");
+  static_assert(kToHalf || kToBf16 || kToFloat || kFloatRound,
+                "cannbot ascendc emulation: Cast supports float->half, float->bfloat16_t, "
+                "half->float, bfloat16_t->float and float->float");
   cannbot_detail::Operand(src, count, "Cast", cannbot_detail::Access::kRead);
   cannbot_detail::Operand(dst, count, "Cast", cannbot_detail::Access::kWrite);
   if (kToFloat && mode != RoundMode::CAST_NONE) {
     cannbot_ascendc::Violation("bad-argument",
-                               "Cast half->float is exact and takes RoundMode::CAST_NONE only");
+                               "Cast to float from a 16-bit type is exact and takes "
+                               "RoundMode::CAST_NONE only");
   }
   for (uint32_t i = 0; i < count; ++i) {
     const float v = static_cast<float>(src.cb_data_[i]);
     if constexpr (kToHalf) {
       dst.cb_data_[i] = cannbot_detail::RoundToHalf(v, mode);
+    } else if constexpr (kToBf16) {
+      dst.cb_data_[i] = cannbot_detail::RoundToBf16(v, mode);
     } else if constexpr (kToFloat) {
       dst.cb_data_[i] = v;
     } else {

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <iostream>  // the CANN host headers pull it in; op_host code uses std::cout
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -77,6 +78,41 @@ inline int GetSizeByDataType(DataType t) {
     default: return -1;
   }
 }
+
+class AscendString {
+ public:
+  AscendString() = default;
+  AscendString(const char* s) : s_(s == nullptr ? "" : s) {}  // NOLINT: implicit, as in CANN
+  const char* GetString() const { return s_.c_str(); }
+  bool operator<(const AscendString& o) const { return s_ < o.s_; }
+  bool operator==(const AscendString& o) const { return s_ == o.s_; }
+
+ private:
+  std::string s_;
+};
+
+// An operator handle (check-support callbacks take one); cannbot never calls them.
+class Operator {};
+
+struct TypeUtils {
+  static bool GetDataTypeLength(DataType t, uint32_t& length) {
+    const int n = GetSizeByDataType(t);
+    if (n <= 0) return false;
+    length = static_cast<uint32_t>(n);
+    return true;
+  }
+  static std::string DataTypeToSerialString(DataType t) {
+    switch (t) {
+      case DT_FLOAT: return "DT_FLOAT";
+      case DT_FLOAT16: return "DT_FLOAT16";
+      case DT_BF16: return "DT_BF16";
+      case DT_INT8: return "DT_INT8";
+      case DT_INT32: return "DT_INT32";
+      case DT_INT64: return "DT_INT64";
+      default: return "DT_UNDEFINED";
+    }
+  }
+};
 
 }  // namespace ge
 
@@ -271,7 +307,26 @@ class InferDataTypeContext {
   std::vector<ge::DataType> inputs_, outputs_;
 };
 
-class InferShapeRangeContext {};
+class Range {
+ public:
+  Shape* GetMin() { return &min_; }
+  Shape* GetMax() { return &max_; }
+  Shape min_, max_;
+};
+
+class InferShapeRangeContext {
+ public:
+  const Range* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  Range* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+  std::vector<Range> inputs_, outputs_;
+};
+
+// Compile-time parsing of tiling information: cannbot has no compile step, so never called.
+class TilingParseContext {
+ public:
+  template <typename T>
+  T* GetCompiledInfo() { return nullptr; }
+};
 
 }  // namespace gert
 
@@ -364,6 +419,8 @@ using InferDataTypeFn = ge::graphStatus (*)(gert::InferDataTypeContext*);
 
 class OpAICoreConfig {
  public:
+  OpAICoreConfig& AsyncFlag(bool) { return *this; }
+  OpAICoreConfig& RangeLimitValue(const char*) { return *this; }
   OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
   OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
   OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }

@@ -2,7 +2,8 @@
 //
 // cannbot's generated wrapper (one per op) calls the kernel's host tiling function, then
 // Launch(), which
-//   1. checks the tiling (block_dim 1..65535, dtype_bits 16 or 32);
+//   1. checks the tiling (block_dim 1..65535, dtype_bits 16 or 32; 16 with
+//      LaunchExtras::bfloat16 is bf16, else half);
 //   2. copies the fp32 tensors into a private global-memory arena, converting them to half when
 //      dtype_bits is 16 (round to nearest even, finite values beyond +-65504 saturate to
 //      +-65504; the validator quantises its reference inputs the same way);
@@ -103,6 +104,9 @@ inline PipelineFacts BlockPipeline() {
 struct LaunchExtras {
   uint64_t tiling_key = 0;
   uint64_t workspace_bytes = 0;
+  // With dtype_bits 16: the tensors are bfloat16_t, not half (converted round-to-nearest-even;
+  // bf16 has float's range, so nothing saturates).
+  bool bfloat16 = false;
 };
 
 // `body(in, out, workspace, tiling)` runs one block.
@@ -155,6 +159,8 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
   const uint64_t arena_bytes = (shape.total + page - 1) / page * page;
   uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(page, arena_bytes));
   if (arena == nullptr) Violation("launch-contract", "out of memory for the GM arena");
+  // NaN bytes between the tensors: a tail read past a tensor's end sees them, never stale data.
+  std::memset(arena, 0xFF, arena_bytes);
   // The kernel-visible view: reserved, never mapped. A raw dereference of a GM_ADDR faults.
   void* reserved =
       mmap(nullptr, arena_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -167,11 +173,16 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
       std::memcpy(dst, host[t], shape.bytes[t]);
       continue;
     }
-    half* h = reinterpret_cast<half*>(dst);
-    for (int64_t i = 0; i < count[t]; ++i) h[i] = QuantizeToHalf(host[t][i]);
+    if (extras.bfloat16) {
+      bfloat16_t* b = reinterpret_cast<bfloat16_t*>(dst);
+      for (int64_t i = 0; i < count[t]; ++i) b[i] = bfloat16_t(host[t][i]);
+    } else {
+      half* h = reinterpret_cast<half*>(dst);
+      for (int64_t i = 0; i < count[t]; ++i) h[i] = QuantizeToHalf(host[t][i]);
+    }
     if (t >= n_in) {
       initial_half[t].resize(static_cast<size_t>(count[t]));
-      std::memcpy(initial_half[t].data(), h, static_cast<size_t>(count[t]) * 2);
+      std::memcpy(initial_half[t].data(), dst, static_cast<size_t>(count[t]) * 2);
     }
   }
 
@@ -247,10 +258,12 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
       continue;
     }
     const half* h = reinterpret_cast<const half*>(src);
+    const bfloat16_t* b = reinterpret_cast<const bfloat16_t*>(src);
     for (int64_t i = 0; i < count[t]; ++i) {
       uint16_t bits;
-      std::memcpy(&bits, &h[i], 2);
-      if (bits != initial_half[t][static_cast<size_t>(i)]) out[i] = static_cast<float>(h[i]);
+      std::memcpy(&bits, src + 2 * i, 2);
+      if (bits == initial_half[t][static_cast<size_t>(i)]) continue;
+      out[i] = extras.bfloat16 ? static_cast<float>(b[i]) : static_cast<float>(h[i]);
     }
   }
   if (reserved != MAP_FAILED) munmap(reserved, arena_bytes);
@@ -269,11 +282,12 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
       "cannbot-ascendc-stats: {\"version\":1,\"block_dim\":%u,\"dtype_bits\":%u,"
       "\"input_bytes\":%llu,\"output_bytes\":%llu,\"ub_capacity_bytes\":%u,"
       "\"ub_high_water_bytes\":%u,\"buffer_num\":%d,\"max_queue_occupancy\":%d,\"tiles\":%llu,"
-      "\"pipe_all_barriers\":%llu,\"overlap\":%s,\"total\":%s,\"max_block\":%s}\n",
+      "\"pipe_all_barriers\":%llu,\"overlap\":%s,\"bfloat16\":%s,\"total\":%s,\"max_block\":%s}\n",
       tiling.block_dim, tiling.dtype_bits, static_cast<unsigned long long>(input_bytes),
       static_cast<unsigned long long>(output_bytes), kUbBytes, high_water, buffer_num, occupancy,
       static_cast<unsigned long long>(tiles), static_cast<unsigned long long>(barriers),
-      overlap ? "true" : "false", total_json, max_json);
+      overlap ? "true" : "false", is_half && extras.bfloat16 ? "true" : "false", total_json,
+      max_json);
   std::fflush(stdout);
 }
 

@@ -152,6 +152,7 @@ inline Prepared Tile(const Request& r) {
   Prepared p;
   p.tiling.block_dim = ctx.block_dim_;
   p.tiling.dtype_bits = ge::GetSizeByDataType(r.dtype) * 8;
+  p.extras.bfloat16 = r.dtype == ge::DT_BF16;
   std::memcpy(p.tiling.data, raw, CANNBOT_TILING_DATA_BYTES);
   p.extras.tiling_key = ctx.tiling_key_;
   for (size_t w : ctx.workspaces_) p.extras.workspace_bytes += w;

@@ -30,6 +30,29 @@
 #define KERNEL_TASK_TYPE(key, type)
 
 using half = _Float16;
+using float32_t = float;
+
+// bfloat16_t: the storage type of bf16 tensors. On the device most vector instructions do not
+// take it; kernels Cast to float, compute, and Cast back (with a RoundMode), and so must they
+// here: vector math on bfloat16_t fails to compile with a message saying so. Conversions:
+// float -> bf16 rounds to nearest even (NaN stays NaN), bf16 -> float is exact.
+struct bfloat16_t {
+  uint16_t bits;
+  bfloat16_t() = default;
+  bfloat16_t(float value) {  // NOLINT: implicit, as the device type converts
+    uint32_t u;
+    __builtin_memcpy(&u, &value, 4);
+    bits = (u & 0x7fffffffu) > 0x7f800000u
+               ? static_cast<uint16_t>((u >> 16) | 0x40u)
+               : static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  }
+  operator float() const {
+    const uint32_t u = static_cast<uint32_t>(bits) << 16;
+    float value;
+    __builtin_memcpy(&value, &u, 4);
+    return value;
+  }
+};
 
 #include "cannbot_ascendc_copy.h"
 #include "cannbot_ascendc_runtime.h"

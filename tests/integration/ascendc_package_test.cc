@@ -99,7 +99,7 @@ TEST_F(AscendcPackageTest, TheFastPackageBeatsTheSlowOneInEveryDtypeOfItsOpDef) 
     EXPECT_GT(run.verdict->perf->speedup, 10.0) << run.verdict->RenderText();
   }
   EXPECT_TRUE(report->ok());
-  EXPECT_NE(report->RenderText().find("every combination passed"), std::string::npos);
+  EXPECT_NE(report->RenderText().find("every combination that ran passed"), std::string::npos);
 }
 
 TEST_F(AscendcPackageTest, ATilingKeyTheKernelHandlesRunsAndOneItDoesNotIsNamed) {

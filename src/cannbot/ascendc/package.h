@@ -90,8 +90,10 @@ struct PackageBuild {
   std::string source;
   PackageFiles files;
 };
+// `taken`: the C symbol cannbot's wrapper defines (the op's name); a kernel entry of the same
+// name (a package's `softmax` for op softmax) is renamed in the kernel's translation unit.
 PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
-                              const DtypeCombo& combo);
+                              const DtypeCombo& combo, const std::string& taken = "");
 
 // The C type a dtype name has in kernel code ("half", "float", "bfloat16_t", "int32_t").
 std::string KernelCType(const std::string& dtype);

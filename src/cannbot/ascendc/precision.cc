@@ -2,12 +2,19 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace cannbot::ascendc {
 
-PrecisionStandard CannPrecisionStandard(uint32_t dtype_bits) {
+PrecisionStandard CannPrecisionStandard(uint32_t dtype_bits, bool bfloat16) {
   PrecisionStandard s;
-  if (dtype_bits == 16) {
+  if (dtype_bits == 16 && bfloat16) {
+    s.dtype_bits = 16;
+    s.bfloat16 = true;
+    s.threshold = std::ldexp(1.0, -7);
+    s.small_value = std::ldexp(1.0, -8);
+    s.small_value_error = std::ldexp(1.0, -16);
+  } else if (dtype_bits == 16) {
     s.dtype_bits = 16;
     s.threshold = std::ldexp(1.0, -10);
     s.small_value = std::ldexp(1.0, -11);
@@ -30,11 +37,30 @@ void QuantizeToHalf(float* data, int64_t n) {
   for (int64_t i = 0; i < n; ++i) data[i] = QuantizeToHalf(data[i]);
 }
 
+float QuantizeToBf16(float value) {
+  uint32_t u;
+  std::memcpy(&u, &value, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return value;  // NaN stays NaN
+  u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+  float out;
+  std::memcpy(&out, &u, 4);
+  return out;
+}
+
+void QuantizeToBf16(float* data, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) data[i] = QuantizeToBf16(data[i]);
+}
+
+const char* StandardName(const PrecisionStandard& s) {
+  return s.dtype_bits == 16 ? (s.bfloat16 ? "bf16" : "fp16") : "fp32";
+}
+
 namespace {
 
 // The golden value in the output dtype. Overflow to infinity is what a half output does.
-double Golden(float expected, uint32_t dtype_bits) {
-  if (dtype_bits == 16) return static_cast<double>(static_cast<_Float16>(expected));
+double Golden(float expected, const PrecisionStandard& s) {
+  if (s.dtype_bits == 16 && s.bfloat16) return QuantizeToBf16(expected);
+  if (s.dtype_bits == 16) return static_cast<double>(static_cast<_Float16>(expected));
   return expected;
 }
 
@@ -47,14 +73,15 @@ std::string Fmt(const char* format, double a, double b) {
 }  // namespace
 
 PrecisionReport CheckPrecision(const float* expected, const float* got, int64_t n,
-                               uint32_t dtype_bits, double abs_floor) {
-  const PrecisionStandard s = CannPrecisionStandard(dtype_bits);
+                               uint32_t dtype_bits, double abs_floor, bool bfloat16) {
+  const PrecisionStandard s = CannPrecisionStandard(dtype_bits, bfloat16);
   PrecisionReport r;
   r.dtype_bits = s.dtype_bits;
+  r.bfloat16 = s.bfloat16;
   r.elements = n;
   double sum_rel = 0;
   for (int64_t i = 0; i < n; ++i) {
-    const double g = Golden(expected[i], s.dtype_bits);
+    const double g = Golden(expected[i], s);
     const double o = got[i];
     if (!std::isfinite(g) || !std::isfinite(o)) {
       const bool same = (std::isnan(g) && std::isnan(o)) || (!std::isnan(g) && g == o);
@@ -84,7 +111,7 @@ PrecisionReport CheckPrecision(const float* expected, const float* got, int64_t 
   }
   r.mere = r.large_elements > 0 ? sum_rel / static_cast<double>(r.large_elements) : 0;
   const double mare_bound = s.max_factor * s.threshold;
-  const char* name = s.dtype_bits == 16 ? "fp16" : "fp32";
+  const char* name = StandardName(s);
   if (r.nonfinite_mismatches > 0) {
     r.reason = std::to_string(r.nonfinite_mismatches) +
                " element(s) differ in NaN or infinity from the reference, first at index " +
@@ -110,7 +137,8 @@ PrecisionReport CheckPrecision(const float* expected, const float* got, int64_t 
 }
 
 nlohmann::json PrecisionReport::ToJson() const {
-  return nlohmann::json{{"standard", dtype_bits == 16 ? "cann-fp16" : "cann-fp32"},
+  return nlohmann::json{{"standard", std::string("cann-") +
+                                         (dtype_bits == 16 ? (bfloat16 ? "bf16" : "fp16") : "fp32")},
                         {"elements", elements},
                         {"large_elements", large_elements},
                         {"small_elements", small_elements},

@@ -9,7 +9,8 @@
 //  - small values (|golden| < small_value) are judged by absolute error, which must not exceed
 //    small_value_error (the small-value domain of the CANN standard).
 // Pass: MERE < threshold, MARE < 10 x threshold, no small-value errors, no non-finite mismatch.
-// Thresholds: fp16 2^-10 (small values below 2^-11, error 2^-16); fp32 2^-13 (2^-14, 2^-30).
+// Thresholds: fp16 2^-10 (small values below 2^-11, error 2^-16); bf16 2^-7 (2^-8, 2^-16);
+// fp32 2^-13 (2^-14, 2^-30).
 //
 // `abs_floor` (the op's own absolute tolerance, docs/kernel-abi.md) counts an element whose
 // absolute error is within it as exact. Without it the fp32 standard rejects every fp32
@@ -31,6 +32,7 @@ namespace cannbot::ascendc {
 
 struct PrecisionStandard {
   uint32_t dtype_bits = 32;
+  bool bfloat16 = false;         // with dtype_bits 16: bf16, not fp16
   double threshold = 0;          // MERE bound
   double max_factor = 10;        // MARE bound = max_factor x threshold
   double relative_eps = 1e-7;    // added to |golden| in the relative error
@@ -38,11 +40,14 @@ struct PrecisionStandard {
   double small_value_error = 0;  // the absolute error allowed there
 };
 
-// fp16 (16) or fp32 (32); any other width gets the fp32 standard.
-PrecisionStandard CannPrecisionStandard(uint32_t dtype_bits);
+// fp16 (16), bf16 (16 with `bfloat16`) or fp32 (32); any other width gets the fp32 standard.
+PrecisionStandard CannPrecisionStandard(uint32_t dtype_bits, bool bfloat16 = false);
+// "fp16", "bf16" or "fp32".
+const char* StandardName(const PrecisionStandard& s);
 
 struct PrecisionReport {
   uint32_t dtype_bits = 32;
+  bool bfloat16 = false;
   int64_t elements = 0;
   int64_t large_elements = 0;
   int64_t small_elements = 0;
@@ -62,11 +67,14 @@ struct PrecisionReport {
 };
 
 PrecisionReport CheckPrecision(const float* expected, const float* got, int64_t n,
-                               uint32_t dtype_bits, double abs_floor = 0);
+                               uint32_t dtype_bits, double abs_floor = 0, bool bfloat16 = false);
 
 // fp32 -> half -> fp32 exactly as the launcher converts inputs: round to nearest even, finite
 // values beyond +-65504 saturate to +-65504, infinities and NaN stay.
 float QuantizeToHalf(float value);
 void QuantizeToHalf(float* data, int64_t n);
+// fp32 -> bf16 -> fp32 as the launcher converts inputs: round to nearest even.
+float QuantizeToBf16(float value);
+void QuantizeToBf16(float* data, int64_t n);
 
 }  // namespace cannbot::ascendc

@@ -86,6 +86,11 @@ Result<LaunchStats> ParseLine(const std::string& json_text) {
     return Status::Aborted("ascendc stats: 'overlap' is missing or not a boolean");
   }
   s.overlap = overlap->get<bool>();
+  auto bf16 = j.find("bfloat16");  // optional: lines from before bf16 have none
+  if (bf16 != j.end()) {
+    if (!bf16->is_boolean()) return Status::Aborted("ascendc stats: 'bfloat16' is not a boolean");
+    s.bfloat16 = bf16->get<bool>() && s.dtype_bits == 16;
+  }
   CANNBOT_ASSIGN_OR_RETURN(s.total, ParseCounters(j, "total"));
   CANNBOT_ASSIGN_OR_RETURN(s.max_block, ParseCounters(j, "max_block"));
   return s;
@@ -110,6 +115,7 @@ Json LaunchStats::ToJson() const {
   return Json{{"version", version},
               {"block_dim", block_dim},
               {"dtype_bits", dtype_bits},
+              {"bfloat16", bfloat16},
               {"input_bytes", input_bytes},
               {"output_bytes", output_bytes},
               {"ub_capacity_bytes", ub_capacity_bytes},

@@ -45,7 +45,8 @@ struct WorkCounters {
 struct LaunchStats {
   int version = 1;
   uint32_t block_dim = 1;
-  uint32_t dtype_bits = 32;  // 32: float tensors, 16: half
+  uint32_t dtype_bits = 32;  // 32: float tensors, 16: half (or bf16 with `bfloat16`)
+  bool bfloat16 = false;
   uint64_t input_bytes = 0;  // sizes of the GM tensors as the launcher laid them out
   uint64_t output_bytes = 0;
   uint64_t ub_capacity_bytes = 0;

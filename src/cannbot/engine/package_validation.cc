@@ -23,8 +23,9 @@ Result<Described> Describe(const validator::Validator& validator, const std::str
   return d;
 }
 
-validator::KernelSource Source(const Described& d, const ascendc::DtypeCombo& combo) {
-  ascendc::PackageBuild build = ascendc::MakePackageBuild(d.package, d.definition, combo);
+validator::KernelSource Source(const Described& d, const ascendc::DtypeCombo& combo,
+                               const ops::OpSpec& op) {
+  ascendc::PackageBuild build = ascendc::MakePackageBuild(d.package, d.definition, combo, op.name);
   return {d.package.dir + "/" + d.package.kernel_file, std::move(build.source),
           std::move(build.files)};
 }
@@ -47,8 +48,8 @@ std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo) {
   if (dtype.empty()) {
     return "tensors of different dtypes in one launch are not emulated yet (" + combo.Describe() + ")";
   }
-  if (dtype != "float32" && dtype != "float16") {
-    return dtype + " tensors are not emulated yet (float32 and float16 are)";
+  if (dtype != "float32" && dtype != "float16" && dtype != "bfloat16") {
+    return dtype + " tensors are not emulated yet (float32, float16 and bfloat16 are)";
   }
   return "";
 }
@@ -56,7 +57,7 @@ std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo) {
 }  // namespace
 
 bool PackageRun::ok() const {
-  if (!skipped.empty()) return true;
+  if (!skipped.empty()) return false;
   if (verdict) return verdict->accepted;
   return check && check->ok;
 }
@@ -64,8 +65,9 @@ bool PackageRun::ok() const {
 bool PackageReport::ok() const {
   bool ran = false;
   for (const PackageRun& r : runs) {
+    if (!r.skipped.empty()) continue;
     if (!r.ok()) return false;
-    ran = ran || r.skipped.empty();
+    ran = true;
   }
   return ran;
 }
@@ -79,7 +81,10 @@ nlohmann::json PackageReport::ToJson() const {
   nlohmann::json list = nlohmann::json::array();
   for (const PackageRun& r : runs) {
     nlohmann::json run = {{"dtypes", r.combo.Describe()}, {"ok", r.ok()}};
-    if (!r.skipped.empty()) run["skipped"] = r.skipped;
+    if (!r.skipped.empty()) {  // neither passed nor failed
+      run["ok"] = nullptr;
+      run["skipped"] = r.skipped;
+    }
     if (r.verdict) run["verdict"] = r.verdict->ToJson();
     if (r.check) run["check"] = r.check->ToJson();
     list.push_back(std::move(run));
@@ -112,7 +117,11 @@ std::string PackageReport::RenderText() const {
       }
     }
   }
-  out << "\n" << (ok() ? "every combination passed" : "NOT every combination passed")
+  size_t skipped = 0;
+  for (const PackageRun& r : runs) skipped += !r.skipped.empty();
+  out << "\n" << (ok() ? "every combination that ran passed" : "NOT every combination passed");
+  if (skipped > 0) out << " (" << skipped << " skipped: not emulated yet)";
+  out
       << (baseline.empty() ? " (compile and numeric layers; give --baseline-package for the "
                              "estimated speed)"
                            : "")
@@ -152,13 +161,13 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
     if (baseline) {
       validator::ValidationRequest v;
       v.op = op->name;
-      v.candidate = Source(candidate, combo);
-      v.baseline = Source(*baseline, *base_combo);
+      v.candidate = Source(candidate, combo, *op);
+      v.baseline = Source(*baseline, *base_combo, *op);
       v.seed = request.seed;
       v.target = &target;
       CANNBOT_ASSIGN_OR_RETURN(run.verdict, validator.Validate(v));
     } else {
-      CANNBOT_ASSIGN_OR_RETURN(run.check, validator.CheckKernel(op->name, Source(candidate, combo),
+      CANNBOT_ASSIGN_OR_RETURN(run.check, validator.CheckKernel(op->name, Source(candidate, combo, *op),
                                                                 request.seed, &target));
     }
     report.runs.push_back(std::move(run));

@@ -4,7 +4,7 @@
 //
 // With a baseline package each combination gets a full verdict (compile, numeric, the cost
 // model's estimate against the baseline's); without one, the compile and numeric layers (is
-// this a correct kernel?). A combination cannbot cannot launch yet (mixed dtypes, bfloat16)
+// this a correct kernel?). A combination cannbot cannot launch yet (mixed dtypes, integer tensors)
 // is listed as skipped with the reason, never silently dropped.
 //
 // Thread-safety: ValidatePackage may run concurrently (the Validator allows it).
@@ -34,7 +34,7 @@ struct PackageRun {
   std::string skipped;  // why this combination did not run; "" when it ran
   std::optional<validator::Verdict> verdict;    // with a baseline
   std::optional<validator::KernelCheck> check;  // without
-  bool ok() const;
+  bool ok() const;  // ran and passed (false when skipped)
 };
 
 struct PackageReport {
@@ -42,7 +42,7 @@ struct PackageReport {
   std::string candidate, baseline;  // the packages' descriptions ("" baseline: none)
   ascendc::OpDefinition definition;
   std::vector<PackageRun> runs;
-  // At least one combination ran, and every one that ran passed.
+  // At least one combination ran, and every one that ran passed (skipped ones are listed).
   bool ok() const;
   nlohmann::json ToJson() const;
   std::string RenderText() const;

@@ -11,12 +11,13 @@
 #include <string>
 
 #include "cannbot/target/target.h"
+#include "cannbot/validator/ascendc_target.h"
 
 namespace cannbot::target {
 
 class AscendcPackageTarget : public Target {
  public:
-  // `dtype`: "float32" or "float16" (MakePlan refuses others with the reason).
+  // `dtype`: "float32", "float16" or "bfloat16" (MakePlan refuses others with the reason).
   explicit AscendcPackageTarget(std::string dtype);
 
   std::string_view name() const override;
@@ -32,6 +33,7 @@ class AscendcPackageTarget : public Target {
  private:
   const Target& ascendc_;  // the registered ascendc target, for everything but the plan
   std::string dtype_;
+  validator::AscendcJudge judge_;  // judges in dtype_
 };
 
 }  // namespace cannbot::target

@@ -156,10 +156,13 @@ Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
 }
 
 Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op, const std::string& dtype) {
-  const char* ge_dtype = dtype == "float32" ? "DT_FLOAT" : dtype == "float16" ? "DT_FLOAT16" : nullptr;
+  const char* ge_dtype = dtype == "float32"    ? "DT_FLOAT"
+                         : dtype == "float16"  ? "DT_FLOAT16"
+                         : dtype == "bfloat16" ? "DT_BF16"
+                                               : nullptr;
   if (ge_dtype == nullptr) {
-    return Status::InvalidArgument("cannbot's emulated launch runs float32 and float16 tensors; " +
-                                   dtype + " is not emulated yet");
+    return Status::InvalidArgument("cannbot's emulated launch runs float32, float16 and bfloat16 "
+                                   "tensors; " + dtype + " is not emulated yet");
   }
   AscendcTarget target;
   target.spec = WithDims(op, WithElementCounts(op));
@@ -191,7 +194,9 @@ Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op, const std:
                          "#pragma once\n#define CANNBOT_PACKAGE_ENTRY cannbot_plain_entry\n"
                          "extern \"C\" void cannbot_plain_entry(" + params + ");\n"
                          "#define CANNBOT_PACKAGE_TAIL(workspace, tiling) , workspace, tiling\n"});
-  build.plain_source = "#include \"kernel_operator.h\"\n"
+  // The host API header comes with <iostream> (as CANN's do), whose static initialiser a
+  // kernel translation unit gets through its tiling header: the yardstick has it too.
+  build.plain_source = "#include \"kernel_operator.h\"\n#include \"cannbot_host_api.h\"\n"
                        "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
                        "extern \"C\" void cannbot_plain_entry(" + params + ") {}\n";
   build.runtime_symbol_markers = {"cannbot_ascendc", "cannbot_detail", "cannbot_package",

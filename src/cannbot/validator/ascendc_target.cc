@@ -146,7 +146,18 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
                                 const ops::Tensor& expected_tensor, const ops::Tensor& got_tensor,
                                 const std::string& printed, Comparison* summary) const {
   const auto stats = LastStats(printed);
-  const uint32_t dtype = stats ? stats->dtype_bits : 32;
+  uint32_t dtype = stats ? stats->dtype_bits : 32;
+  bool bf16 = stats && stats->bfloat16;
+  if (!launch_dtype_.empty()) {  // cannbot chose the launch's dtype: the stats must agree
+    const uint32_t bits = launch_dtype_ == "float32" ? 32 : 16;
+    const bool want_bf16 = launch_dtype_ == "bfloat16";
+    if (stats && (dtype != bits || bf16 != want_bf16)) {
+      return "the launch statistics describe another dtype than the launch's " + launch_dtype_ +
+             " (a kernel that prints its own statistics line?)";
+    }
+    dtype = bits;
+    bf16 = want_bf16;
+  }
   const double floor = op.tolerance(shape).atol;
   // The emulated runtime launches fp32 buffers (ascendc.md); its kernels convert to half.
   std::vector<float> expected = expected_tensor.ToFloats();
@@ -157,7 +168,8 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
     ops::TensorArgs args;
     for (const ops::Tensor& in : inputs) quantized.push_back(in.ToFloats());
     for (auto& in : quantized) {
-      ascendc::QuantizeToHalf(in.data(), static_cast<int64_t>(in.size()));
+      const int64_t n = static_cast<int64_t>(in.size());
+      bf16 ? ascendc::QuantizeToBf16(in.data(), n) : ascendc::QuantizeToHalf(in.data(), n);
       args.inputs.push_back(in.data());
     }
     std::vector<std::vector<float>> outs;
@@ -167,7 +179,7 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
     for (auto& o : outs) args.outputs.push_back(o.data());
     op.reference(args, shape);
     expected = std::move(outs[output_index]);
-    ascendc::QuantizeToHalf(expected.data(), elements);
+    if (!bf16) ascendc::QuantizeToHalf(expected.data(), elements);  // bf16: Golden rounds
   }
   ops::Tolerance floor_only;
   floor_only.atol = floor;
@@ -177,7 +189,7 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
                                                                    : ops::Tensor::FromFloats(got),
                             floor_only);
   const ascendc::PrecisionReport precision =
-      ascendc::CheckPrecision(expected.data(), got.data(), elements, dtype, floor);
+      ascendc::CheckPrecision(expected.data(), got.data(), elements, dtype, floor, bf16);
   summary->mean_rel_error = precision.mere;
   summary->max_rel_error = precision.mare;
   if (precision.pass) {
@@ -186,7 +198,8 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
     return "";
   }
   const auto outputs = op.ParamsOfKind(ops::ParamKind::kOutput);
-  return "fails the CANN precision standard for fp" + std::to_string(dtype) + " on output " +
+  return std::string("fails the CANN precision standard for ") +
+         ascendc::StandardName(ascendc::CannPrecisionStandard(dtype, bf16)) + " on output " +
          outputs[output_index]->name + ": " + precision.reason;
 }
 

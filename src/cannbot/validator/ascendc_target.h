@@ -44,12 +44,20 @@ ops::OpSpec WithElementCounts(const ops::OpSpec& op);
 // line), and explains crashes by the emulation's rule-violation lines.
 class AscendcJudge : public OutputJudge {
  public:
+  AscendcJudge() = default;
+  // For launches whose dtype cannbot chose (operator packages: "float32", "float16" or
+  // "bfloat16"): judged in that dtype; a statistics line that claims another is a failure.
+  explicit AscendcJudge(std::string launch_dtype) : launch_dtype_(std::move(launch_dtype)) {}
+
   std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
                     const std::vector<ops::Tensor>& inputs, size_t output_index,
                     const ops::Tensor& expected, const ops::Tensor& got,
                     const std::string& printed, Comparison* summary) const override;
   std::string Printing(const std::string& printed) const override;
   std::string ExplainCrash(const std::string& printed) const override;
+
+ private:
+  std::string launch_dtype_;  // "": the dtype the statistics line reports
 };
 
 // The ascendc perf layer: both kernels once on the perf shape, outputs judged, counters

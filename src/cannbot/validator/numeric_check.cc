@@ -79,11 +79,13 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOrac
   }
   CANNBOT_ASSIGN_OR_RETURN(auto runner,
                            KernelRunner::Start(runner_config, region_bytes, work_dir));
-  auto fail = [&](Layer layer, std::string reason) {
+  // `where`: the case it happened on, kept when the target explains a crash better.
+  auto fail = [&](Layer layer, std::string reason, const std::string& where = "") {
     if (layer == Layer::kSandbox) {  // the target's runtime may know better than the signal
       const std::string better = judge.ExplainCrash(runner->ChildOutput(1u << 20));
       if (!better.empty()) reason = better;
     }
+    if (!where.empty()) reason += " " + where;
     report.ok = false;
     report.layer = layer;
     report.reason = reason;
@@ -118,7 +120,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOrac
     auto timing = runner->Call(0, {args}, 1, config.call_timeout);
     if (!timing.ok()) {
       if (child_failed(timing.status())) {
-        return fail(Layer::kSandbox, timing.status().message() + " " + where);
+        return fail(Layer::kSandbox, timing.status().message(), where);
       }
       return timing.status();
     }
@@ -134,7 +136,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOrac
       auto again = runner->Call(0, {args}, 1, config.call_timeout);
       if (!again.ok()) {
         if (child_failed(again.status())) {
-          return fail(Layer::kSandbox, again.status().message() + " " + where + " (second run)");
+          return fail(Layer::kSandbox, again.status().message(), where + " (second run)");
         }
         return again.status();
       }
@@ -143,7 +145,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOrac
     }
     result.problem = problem;
     report.cases.push_back(result);
-    if (!problem.empty()) return fail(Layer::kNumeric, problem + " " + where);
+    if (!problem.empty()) return fail(Layer::kNumeric, problem, where);
   }
   const std::string printing = judge.Printing(runner->ChildOutput(1u << 20));
   if (!printing.empty()) return fail(Layer::kSandbox, PrintedReason(printing.size(), printing.substr(0, 80)));
