@@ -59,6 +59,33 @@ static void FloatBody(GM_ADDR x) {
   Cast(f, h, RoundMode::CAST_NONE, 8);
   CHECK(f.GetValue(4) == 3.0f);
 
+  // Cast float -> bfloat16_t (8 significant bits): a quarter ulp above 1, an exact tie, a tie
+  // to odd, negatives; bf16 keeps float's range, so 70000 does not saturate.
+  {
+    LocalTensor<bfloat16_t> b = hb.Get<bfloat16_t>();
+    const float bq = 1.0f + 1.0f / 512, btie = 1.0f + 1.0f / 256, bup = 1.0f + 1.0f / 128;
+    const float odd_tie = 1.0f + 3.0f / 256;  // halfway between 1+1/128 and 1+2/128
+    const float bin[8] = {bq, btie, -bq, odd_tie, 70000.0f, 3.0f, 0.0f, -0.0f};
+    struct { RoundMode mode; float want[4]; } bcases[] = {
+        {RoundMode::CAST_RINT, {1.0f, 1.0f, -1.0f, 1.0f + 2.0f / 128}},
+        {RoundMode::CAST_FLOOR, {1.0f, 1.0f, -bup, bup}},
+        {RoundMode::CAST_CEIL, {bup, bup, -1.0f, 1.0f + 2.0f / 128}},
+        {RoundMode::CAST_TRUNC, {1.0f, 1.0f, -1.0f, bup}},
+        {RoundMode::CAST_ROUND, {1.0f, bup, -1.0f, 1.0f + 2.0f / 128}},
+        {RoundMode::CAST_ODD, {bup, bup, -bup, bup}},
+    };
+    for (const auto& c : bcases) {
+      for (int i = 0; i < 8; ++i) f.SetValue(i, bin[i]);
+      Cast(b, f, c.mode, 8);
+      for (int i = 0; i < 4; ++i) CHECK(static_cast<float>(b.GetValue(i)) == c.want[i]);
+      const float big = static_cast<float>(b.GetValue(4));  // bf16 neighbours 69632, 70144
+      CHECK(big == (c.mode == RoundMode::CAST_FLOOR || c.mode == RoundMode::CAST_TRUNC ? 69632.0f
+                                                                                      : 70144.0f));
+    }
+    Cast(f, b, RoundMode::CAST_NONE, 8);
+    CHECK(f.GetValue(5) == 3.0f);
+  }
+
   // ReduceSum over 130 floats: pairwise inside each 64-float repeat, repeats added in order.
   for (int i = 0; i < 130; ++i) f.SetValue(i, static_cast<float>(i + 1));
   ReduceSum(d, f, w, 130);

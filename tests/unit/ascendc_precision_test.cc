@@ -95,5 +95,27 @@ TEST(AscendcPrecisionTest, QuantizeToHalfSaturates) {
   EXPECT_EQ(QuantizeToHalf(1e-9f), 0.0f);
 }
 
+TEST(AscendcPrecisionTest, Bf16HasItsOwnStandardAndRounding) {
+  const PrecisionStandard s = CannPrecisionStandard(16, /*bfloat16=*/true);
+  EXPECT_EQ(StandardName(s), std::string("bf16"));
+  EXPECT_EQ(s.threshold, std::ldexp(1.0, -7));
+  EXPECT_EQ(QuantizeToBf16(1.0f + 1.0f / 512), 1.0f);              // below half an ulp
+  EXPECT_EQ(QuantizeToBf16(1.0f + 3.0f / 256), 1.0f + 2.0f / 128);  // tie to even
+  const float big = QuantizeToBf16(3e38f);  // float's range: no saturation, no infinity
+  EXPECT_TRUE(std::isfinite(big));
+  EXPECT_NEAR(big / 3e38f, 1.0f, 1.0f / 256);
+  EXPECT_TRUE(std::isnan(QuantizeToBf16(std::nanf(""))));
+  // An error of 1% passes bf16 (2^-7 = 0.78% mean, 7.8% max) and fails fp16.
+  std::vector<float> expected(64, 1.0f), got(64, 1.0f);
+  got[0] = 1.5f;  // the golden is 1 in both: one element 50% off, the mean 0.78%
+  got[1] = 1.0f + 1.0f / 64;
+  const PrecisionReport bf16 = CheckPrecision(expected.data(), got.data(), 64, 16, 0, true);
+  EXPECT_FALSE(bf16.pass);  // 50% is beyond 10 x 2^-7
+  EXPECT_NE(bf16.reason.find("CANN bf16 standard"), std::string::npos) << bf16.reason;
+  got[0] = 1.0f;
+  EXPECT_TRUE(CheckPrecision(expected.data(), got.data(), 64, 16, 0, true).pass);
+  EXPECT_FALSE(CheckPrecision(expected.data(), got.data(), 64, 16, 0, false).pass);
+}
+
 }  // namespace
 }  // namespace cannbot::ascendc

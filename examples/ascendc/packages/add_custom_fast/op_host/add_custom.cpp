@@ -2,7 +2,7 @@
 //
 // Fast version: the tensor is split over the vector cores in chunks that start on a 32-byte
 // boundary, and each core streams its chunk through double-buffered UB tiles sized from the
-// platform's UB capacity (3 tensors x 2 buffers, with room to spare).
+// platform's UB capacity (3 tensors x 2 buffers, with room to spare). fp16, fp32 and bf16.
 #include "add_custom_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -25,8 +25,11 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubBytes);
   const uint32_t cores = platform.GetCoreNumAiv();
 
-  // Half of UB for the pipeline's buffers, in whole 32-element units.
+  // Half of UB for the pipeline's buffers, in whole 32-element units; bf16 tiles also need two
+  // float buffers to be added in (the vector unit does not add bf16), so they are halved.
+  const bool widen = context->GetInputDesc(0)->GetDataType() == ge::DT_BF16;
   uint32_t tileLength = static_cast<uint32_t>(ubBytes / 2 / (kTensors * kBufferNum) / elementBytes);
+  if (widen) tileLength /= 2;
   tileLength = tileLength / kAlignElements * kAlignElements;
 
   uint64_t blockLength = (total + cores - 1) / cores;
@@ -66,16 +69,16 @@ class AddCustom : public OpDef {
   explicit AddCustom(const char* name) : OpDef(name) {
     this->Input("x")
         .ParamType(REQUIRED)
-        .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
-        .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})
+        .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
     this->Input("y")
         .ParamType(REQUIRED)
-        .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
-        .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})
+        .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
     this->Output("z")
         .ParamType(REQUIRED)
-        .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
-        .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})
+        .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
     this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);
     this->AICore().SetTiling(optiling::TilingFunc).AddConfig("ascend910b");
   }

@@ -1,8 +1,11 @@
 // AddCustom (z = x + y), kernel side, fast version: every core takes its chunk of the tensor
 // and runs the three-stage pipeline (CopyIn / Compute / CopyOut) over double-buffered tiles,
 // so the copy of one tile overlaps the vector add of the previous one. Compiled once per dtype
-// of the OpDef (DTYPE_X is half or float). A tile that is not a whole number of 32-byte blocks
-// moves with DataCopyPad.
+// of the OpDef (DTYPE_X is half, float or bfloat16_t). The vector unit does not add bf16: those
+// tiles are cast to float, added, and cast back (round to nearest even). A tile that is not a
+// whole number of 32-byte blocks moves with DataCopyPad.
+#include <type_traits>
+
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -25,6 +28,10 @@ class KernelAdd {
     pipe_.InitBuffer(inQueueX_, BUFFER_NUM, tileLength_ * sizeof(T));
     pipe_.InitBuffer(inQueueY_, BUFFER_NUM, tileLength_ * sizeof(T));
     pipe_.InitBuffer(outQueueZ_, BUFFER_NUM, tileLength_ * sizeof(T));
+    if constexpr (kWiden) {
+      pipe_.InitBuffer(xFloat_, tileLength_ * sizeof(float));
+      pipe_.InitBuffer(yFloat_, tileLength_ * sizeof(float));
+    }
   }
 
   __aicore__ inline void Process() {
@@ -39,6 +46,7 @@ class KernelAdd {
 
  private:
   static constexpr uint32_t kBlockElements = 32 / sizeof(T);
+  static constexpr bool kWiden = std::is_same<T, bfloat16_t>::value;
 
   __aicore__ inline void CopyIn(uint32_t i, uint32_t n) {
     LocalTensor<T> x = inQueueX_.AllocTensor<T>();
@@ -61,7 +69,16 @@ class KernelAdd {
     LocalTensor<T> x = inQueueX_.DeQue<T>();
     LocalTensor<T> y = inQueueY_.DeQue<T>();
     LocalTensor<T> z = outQueueZ_.AllocTensor<T>();
-    Add(z, x, y, static_cast<int32_t>(n));
+    if constexpr (kWiden) {
+      LocalTensor<float> xf = xFloat_.Get<float>();
+      LocalTensor<float> yf = yFloat_.Get<float>();
+      Cast(xf, x, RoundMode::CAST_NONE, n);
+      Cast(yf, y, RoundMode::CAST_NONE, n);
+      Add(xf, xf, yf, static_cast<int32_t>(n));
+      Cast(z, xf, RoundMode::CAST_RINT, n);
+    } else {
+      Add(z, x, y, static_cast<int32_t>(n));
+    }
     outQueueZ_.EnQue<T>(z);
     inQueueX_.FreeTensor(x);
     inQueueY_.FreeTensor(y);
@@ -81,6 +98,7 @@ class KernelAdd {
   TPipe pipe_;
   TQue<QuePosition::VECIN, BUFFER_NUM> inQueueX_, inQueueY_;
   TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ_;
+  TBuf<QuePosition::VECCALC> xFloat_, yFloat_;  // bf16 only: the tiles widened to float
   GlobalTensor<T> xGm_, yGm_, zGm_;
   uint32_t count_ = 0;
   uint32_t tileLength_ = 0;
