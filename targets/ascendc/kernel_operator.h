@@ -58,6 +58,7 @@ struct bfloat16_t {
 #include "cannbot_ascendc_runtime.h"
 #include "cannbot_ascendc_tensor.h"
 #include "cannbot_ascendc_vector.h"
+#include "cannbot_ascendc_math.h"
 #include "cannbot_tiling.h"
 
 // The tiling an operator package's kernel reads (docs/ascendc.md, "Operator packages"): the

@@ -1,6 +1,7 @@
 // The emulation's documented semantics, checked from inside a kernel: Cast rounding modes,
-// reduction order and half saturation, WholeReduce strides, DataCopyPad padding and strides,
-// and fp16 launches (saturating input conversion, untouched outputs keep their bits).
+// the high-level math library, reduction order and half saturation, WholeReduce strides,
+// DataCopyPad padding and strides, and fp16 launches (saturating input conversion, untouched
+// outputs keep their bits).
 #include <string>
 
 #include <gtest/gtest.h>
@@ -85,6 +86,17 @@ static void FloatBody(GM_ADDR x) {
     Cast(f, b, RoundMode::CAST_NONE, 8);
     CHECK(f.GetValue(5) == 3.0f);
   }
+
+  // The high-level math library: per element in float, Gelu in its documented tanh form.
+  for (int i = 0; i < 8; ++i) f.SetValue(i, static_cast<float>(i) - 3.0f);
+  Silu(w, f, 8);
+  CHECK(std::fabs(w.GetValue(4) - 1.0f / (1.0f + std::exp(-1.0f))) < 1e-6f);
+  Gelu(w, f, 8);
+  CHECK(std::fabs(w.GetValue(5) - 2.0f * 0.5f * (1.0f + std::tanh(0.7978845608f * (2.0f + 0.044715f * 8.0f)))) < 1e-5f);
+  Swish(w, f, 8, 2.0f);
+  CHECK(std::fabs(w.GetValue(4) - 1.0f / (1.0f + std::exp(-2.0f))) < 1e-6f);
+  Sigmoid(w, f, 8);
+  CHECK(std::fabs(w.GetValue(3) - 0.5f) < 1e-7f);
 
   // ReduceSum over 130 floats: pairwise inside each 64-float repeat, repeats added in order.
   for (int i = 0; i < 130; ++i) f.SetValue(i, static_cast<float>(i + 1));

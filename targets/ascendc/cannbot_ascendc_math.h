@@ -1,0 +1,97 @@
+// cannbot_ascendc_math.h: the elementwise functions of the Ascend C high-level math library
+// (Silu, Swish, Sigmoid, Tanh, Gelu, FasterGelu), count forms, with and without the shared
+// temporary buffer argument.
+//
+// Each is evaluated per element in float and rounded to T once, and counted as the basic
+// instructions the library composes it from (an Exp or Div is a complex repeat), so the cost
+// model sees a high-level call as what it costs. Gelu follows the documented tanh form
+// x / (1 + exp(-sqrt(8/pi) * (x + 0.044715 x^3))), FasterGelu x / (1 + exp(-1.702 x)): an
+// erf-exact reference may reject them in fp32, as it would on the device.
+//
+// Written from the public Ascend C documentation; not vendor code. Thread-safety: none.
+#ifndef CANNBOT_ASCENDC_MATH_H
+#define CANNBOT_ASCENDC_MATH_H
+
+#include <cmath>
+#include <cstdint>
+
+#include "cannbot_ascendc_vector.h"
+
+namespace AscendC {
+namespace cannbot_detail {
+
+// `f` per element, counted as `simple` plain and `complex` complex vector instructions.
+template <typename T, typename F>
+inline void Composite(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count,
+                      const char* api, int simple, int complex, F f) {
+  Unary(dst, src, static_cast<int32_t>(count), api, complex > 0, f);  // counts one instruction
+  for (int i = 1; i < simple + complex; ++i) {
+    cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), i < complex);
+  }
+}
+
+inline float SigmoidOf(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+}  // namespace cannbot_detail
+
+template <typename T, bool... kOptions>
+inline void Silu(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  cannbot_detail::Composite(dst, src, count, "Silu", 2, 2,
+                            [](float x) { return x * cannbot_detail::SigmoidOf(x); });
+}
+
+template <typename T, bool... kOptions>
+inline void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count,
+                  const T& beta) {
+  const float b = static_cast<float>(beta);
+  cannbot_detail::Composite(dst, src, count, "Swish", 3, 2,
+                            [b](float x) { return x * cannbot_detail::SigmoidOf(b * x); });
+}
+
+template <typename T, bool... kOptions>
+inline void Sigmoid(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  cannbot_detail::Composite(dst, src, count, "Sigmoid", 2, 2, cannbot_detail::SigmoidOf);
+}
+template <typename T, bool... kOptions>
+inline void Sigmoid(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                    const LocalTensor<uint8_t>&, uint32_t count) {
+  Sigmoid<T>(dst, src, count);
+}
+
+template <typename T, bool... kOptions>
+inline void Tanh(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  cannbot_detail::Composite(dst, src, count, "Tanh", 3, 2, [](float x) { return std::tanh(x); });
+}
+template <typename T, bool... kOptions>
+inline void Tanh(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                 const LocalTensor<uint8_t>&, uint32_t count) {
+  Tanh<T>(dst, src, count);
+}
+
+template <typename T, bool... kOptions>
+inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  cannbot_detail::Composite(dst, src, count, "Gelu", 5, 2, [](float x) {
+    const float k = 1.5957691216057308f;  // sqrt(8 / pi)
+    return x / (1.0f + std::exp(-k * (x + 0.044715f * x * x * x)));
+  });
+}
+template <typename T, bool... kOptions>
+inline void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                 const LocalTensor<uint8_t>&, uint32_t count) {
+  Gelu<T>(dst, src, count);
+}
+
+template <typename T, bool... kOptions>
+inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  cannbot_detail::Composite(dst, src, count, "FasterGelu", 2, 2,
+                            [](float x) { return x / (1.0f + std::exp(-1.702f * x)); });
+}
+template <typename T, bool... kOptions>
+inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                       const LocalTensor<uint8_t>&, uint32_t count) {
+  FasterGelu<T>(dst, src, count);
+}
+
+}  // namespace AscendC
+
+#endif  // CANNBOT_ASCENDC_MATH_H
