@@ -297,20 +297,19 @@ class Runtime {
     for (const GmRegion& r : regions_) {
       if (p < r.view || p >= r.view + r.bytes) continue;
       const uint64_t offset = static_cast<uint64_t>(p - r.view);
-      // A read may run to the end of the 32-byte block holding the tensor's last byte: device
-      // allocations are block-aligned and padded, and whole-block copies of a tail rely on it
-      // (the launcher fills that padding with NaN bytes). A write past the end clobbers
-      // whatever follows.
-      const uint64_t limit = write ? r.bytes : (r.bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
+      // A copy may run to the end of the 32-byte block holding the tensor's last byte: device
+      // allocations are block-aligned and padded, so whole-block copies of a tail touch only
+      // the padding (the launcher fills it with NaN bytes and never copies it back). Past that
+      // block a read sees, and a write clobbers, whatever follows.
+      const uint64_t limit = (r.bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
       if (offset + bytes > limit) {
         Violation("gm-out-of-bounds",
-                  "%s %s %llu bytes from byte %llu of %s %d, which has only %llu bytes%s; "
-                  "the copy would %s whatever follows it in global memory",
+                  "%s %s %llu bytes from byte %llu of %s %d, which has only %llu bytes (copies "
+                  "may run to the end of its last 32-byte block); the copy would %s whatever "
+                  "follows it in global memory",
                   api, write ? "writes" : "reads", static_cast<unsigned long long>(bytes),
                   static_cast<unsigned long long>(offset), r.kind, r.index,
-                  static_cast<unsigned long long>(r.bytes),
-                  write ? "" : " (reads may run to the end of its last 32-byte block)",
-                  write ? "overwrite" : "read");
+                  static_cast<unsigned long long>(r.bytes), write ? "overwrite" : "read");
       }
       if (write && !r.writable) {
         Violation("gm-write-to-input", "%s writes into %s %d, which is read-only", api, r.kind,

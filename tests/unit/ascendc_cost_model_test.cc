@@ -92,5 +92,20 @@ TEST(AscendcCostModelTest, ComplexRepeatsCostMore) {
               1e-9);
 }
 
+// A statistics line that claims its bytes were spread over many blocks (a tiny slowest block)
+// still gets the whole traffic at full HBM bandwidth: the floor comes from sizes alone.
+TEST(AscendcCostModelTest, TheTrustedFloorIsTheCompulsoryTrafficAtFullBandwidth) {
+  DeviceProfile p;
+  CompulsoryTraffic t;
+  t.input_bytes = 32ull << 20;
+  t.output_bytes = 16ull << 20;
+  const double floor = TrustedFloorUs(t, p);
+  EXPECT_NEAR(floor, p.launch_overhead_us + (48.0 * (1 << 20)) / (p.hbm_gbps * 1e3), 1e-9);
+  LaunchStats forged = Stats(1, 0, 0, 1, false);  // one block that moved nothing
+  forged.total.gm_to_ub_bytes = t.input_bytes;
+  forged.total.ub_to_gm_bytes = t.output_bytes;
+  EXPECT_LT(Estimate(forged, p).total_us, floor);  // what the floor is for
+}
+
 }  // namespace
 }  // namespace cannbot::ascendc

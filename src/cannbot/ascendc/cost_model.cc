@@ -93,4 +93,9 @@ std::string CostEstimate::Describe() const {
   return text;
 }
 
+double TrustedFloorUs(const CompulsoryTraffic& traffic, const DeviceProfile& profile) {
+  const double bytes = static_cast<double>(traffic.input_bytes + traffic.output_bytes);
+  return profile.launch_overhead_us + bytes / (profile.hbm_gbps * 1e3);  // GB/s -> bytes/us
+}
+
 }  // namespace cannbot::ascendc

@@ -45,4 +45,10 @@ struct CostEstimate {
 
 CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile);
 
+// The least time any launch moving `traffic` could take: the launch overhead plus the
+// compulsory bytes at the device's whole HBM bandwidth. Computed from tensor sizes alone, never
+// from a kernel's counters (which the kernel's own process writes), it is the floor under an
+// estimate: a forged statistics line can at most claim this.
+double TrustedFloorUs(const CompulsoryTraffic& traffic, const DeviceProfile& profile);
+
 }  // namespace cannbot::ascendc

@@ -272,10 +272,17 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     if (!wrong.empty()) return fail(Layer::kPerf, "wrong results on the perf shape: " + wrong);
     auto stats = ascendc::ParseStats(printed);
     if (!stats.ok()) return fail(Layer::kPerf, "no usable emulation statistics: " + stats.status().message());
-    Status honest = ascendc::CheckCompulsoryTraffic(
-        *stats, ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, stats->dtype_bits));
+    const ascendc::CompulsoryTraffic compulsory =
+        ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, stats->dtype_bits);
+    Status honest = ascendc::CheckCompulsoryTraffic(*stats, compulsory);
     if (!honest.ok()) return fail(Layer::kPerf, honest.message());
     estimates[role] = ascendc::Estimate(*stats, device);
+    // The counters come from the kernel's own process: never below what the sizes allow.
+    const double floor = ascendc::TrustedFloorUs(compulsory, device);
+    if (estimates[role].total_us < floor) {
+      estimates[role].total_us = floor;
+      estimates[role].bound = "size-floor";  // Describe(): "size-floor-bound"
+    }
   }
   auto timing = [&](const ascendc::CostEstimate& e) {
     KernelTiming t;
