@@ -79,8 +79,14 @@ int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
   validator::Validator validator(MakeConfig(flags), store->get(), registry);
   engine::PackageRequest request;
   request.op = flags.op;
-  request.candidate_dir = flags.package;
-  request.baseline_dir = flags.baseline_package;
+  auto candidate = ascendc::LoadPackage(flags.package);
+  if (!candidate.ok()) return ReportError(candidate.status(), flags.json);
+  request.candidate = std::move(candidate).value();
+  if (!flags.baseline_package.empty()) {
+    auto baseline = ascendc::LoadPackage(flags.baseline_package);
+    if (!baseline.ok()) return ReportError(baseline.status(), flags.json);
+    request.baseline = std::move(baseline).value();
+  }
   if (flags.seed_given) request.seed = flags.seed;
   auto report = engine::ValidatePackage(validator, registry, request);
   if (!report.ok()) return ReportError(report.status(), flags.json);

@@ -34,8 +34,10 @@ class AscendcPackageTest : public ::testing::Test {
   Result<PackageReport> Run(const std::string& package, const std::string& baseline = "") {
     PackageRequest request;
     request.op = "add";
-    request.candidate_dir = package;
-    request.baseline_dir = baseline;
+    CANNBOT_ASSIGN_OR_RETURN(request.candidate, ascendc::LoadPackage(package));
+    if (!baseline.empty()) {
+      CANNBOT_ASSIGN_OR_RETURN(request.baseline, ascendc::LoadPackage(baseline));
+    }
     request.seed = 5;
     return ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
   }

@@ -211,6 +211,45 @@ TEST_F(DaemonApiTest, ValidateGivesTheVerdictJson) {
   ExpectError(daemon_->Post("/validate", "{}", {}, "text/plain"), 415, "unsupported_media_type");
 }
 
+// An Ascend C operator package as files in the request: the example, with its OpDef cut to
+// fp32 (one combination: one build), checked through the compile and numeric layers.
+TEST_F(DaemonApiTest, ValidateTakesAnOperatorPackage) {
+  Json files = Json::object();
+  for (const char* name : {"op_host/add_custom.cpp", "op_host/add_custom_tiling.h",
+                           "op_kernel/add_custom.cpp"}) {
+    auto text = ReadFile(testing::SourcePath(std::string("examples/ascendc/packages/"
+                                                         "add_custom_fast/") + name));
+    ASSERT_TRUE(text.ok()) << name;
+    std::string t = *text;
+    for (const auto& [from, to] :
+         {std::pair<std::string, std::string>{"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}",
+                                              "{ge::DT_FLOAT}"},
+          {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"}}) {
+      for (size_t at; (at = t.find(from)) != std::string::npos;) t.replace(at, from.size(), to);
+    }
+    files[name] = t;
+  }
+  HttpReply r = daemon_->PostJson("/validate", {{"op", "add"}, {"package", {{"files", files}}}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  Json report = r.json();
+  EXPECT_EQ(report["ok"], true) << r.body;
+  EXPECT_EQ(report["op_type"], "AddCustom");
+  ASSERT_EQ(report["combinations"].size(), 1u) << r.body;
+  EXPECT_EQ(report["combinations"][0]["dtypes"], "x=float32 y=float32 z=float32");
+  EXPECT_EQ(report["combinations"][0]["check"]["ok"], true);
+
+  Json escaping = files;
+  escaping["../op_host/evil.cpp"] = "int x;";
+  ExpectError(daemon_->PostJson("/validate", {{"op", "add"}, {"package", {{"files", escaping}}}}),
+              400, "invalid_argument");
+  ExpectError(daemon_->PostJson("/validate", {{"op", "add"}, {"package", 5}}), 400,
+              "invalid_argument");
+  ExpectError(daemon_->PostJson("/validate", {{"op", "add"},
+                                              {"candidate", "x"},
+                                              {"package", {{"files", files}}}}),
+              400, "invalid_argument");
+}
+
 TEST_F(DaemonApiTest, DiagnoseAProfile) {
   auto text = ReadFile(testing::Fixture("profiles/msprof/op_summary_swish_serialized.csv"));
   ASSERT_TRUE(text.ok());

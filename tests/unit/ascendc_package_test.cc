@@ -75,6 +75,28 @@ TEST_F(PackageTest, RefusesAPackageWithoutHostCode) {
   EXPECT_NE(p.status().message().find("no .cpp file in op_host/"), std::string::npos);
 }
 
+TEST(PackageFromFilesTest, TakesARequestsFilesAndRefusesPathsOutsideThePackage) {
+  const PackageFiles good = {
+      {"op_kernel/k.cpp", "extern \"C\" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {}"},
+      {"op_host/k.cpp", "// OP_ADD"}};
+  auto p = PackageFromFiles("package", good);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->entry, "k");
+  EXPECT_EQ(p->files.front().first, "op_host/k.cpp");  // sorted
+  for (const char* bad : {"../op_host/x.cpp", "/etc/x.cpp", "op_host/../../x.cpp", "other/x.cpp",
+                          "op_host/x.txt"}) {
+    PackageFiles files = good;
+    files.push_back({bad, "int x;"});
+    auto refused = PackageFromFiles("package", files);
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_NE(refused.status().message().find("is not a source file"), std::string::npos)
+        << refused.status().ToString();
+  }
+  auto no_host = PackageFromFiles("package", {good[0]});
+  ASSERT_FALSE(no_host.ok());
+  EXPECT_NE(no_host.status().message().find("has no op_host/ directory"), std::string::npos);
+}
+
 TEST(OpDefinitionTest, ReadsTheDescriberLineAndExpandsDataTypeLists) {
   const std::string printed =
       "noise\ncannbot-opdef: {\"type\":\"MyOp\",\"inputs\":[{\"name\":\"x\",\"list\":false,"

@@ -157,6 +157,36 @@ TEST(ServiceRequestsTest, ValidateRequest) {
                        "unknown field 'source'"));
 }
 
+TEST(ServiceRequestsTest, ValidateRequestWithAnOperatorPackage) {
+  const Json files = {{"op_host/a.cpp", "h"}, {"op_kernel/a.cpp", "k"}};
+  auto ok = ParseValidateRequest({{"op", "add"},
+                                  {"package", {{"files", files}}},
+                                  {"baseline_package", {{"files", files}}}});
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  ASSERT_TRUE(ok->package.has_value());
+  EXPECT_EQ(ok->package->size(), 2u);
+  EXPECT_TRUE(ok->baseline_package.has_value());
+  EXPECT_TRUE(ok->candidate.empty());
+  EXPECT_TRUE(Contains(ParseValidateRequest({{"op", "add"}, {"package", files}}).status().message(),
+                       "must be {\"files\""));
+  EXPECT_TRUE(Contains(ParseValidateRequest({{"op", "add"},
+                                             {"package", {{"files", {{"op_host/a.cpp", 1}}}}}})
+                           .status()
+                           .message(),
+                       "is not a string"));
+  EXPECT_TRUE(Contains(ParseValidateRequest({{"op", "add"},
+                                             {"candidate", "c"},
+                                             {"package", {{"files", files}}}})
+                           .status()
+                           .message(),
+                       "not both"));
+  EXPECT_TRUE(Contains(
+      ParseValidateRequest({{"op", "add"}, {"candidate", "c"}, {"baseline_package", {{"files", files}}}})
+          .status()
+          .message(),
+      "goes with 'package'"));
+}
+
 TEST(ServiceRequestsTest, DiagnoseRequest) {
   auto ok = ParseDiagnoseRequest({{"profile", "p"}, {"device", "Ascend910B3"}});
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();

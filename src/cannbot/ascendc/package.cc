@@ -170,10 +170,44 @@ std::string Package::Describe() const {
 }
 
 Result<Package> LoadPackage(const std::string& dir) {
+  PackageFiles files;
+  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_host", &files));
+  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_kernel", &files));
+  return PackageFromFiles(dir, std::move(files));
+}
+
+Result<Package> PackageFromFiles(const std::string& label, PackageFiles files) {
+  const std::string& dir = label;
+  if (files.size() > 2 * kMaxFiles) {
+    return Status::InvalidArgument("the package " + dir + " has more than " +
+                                   std::to_string(2 * kMaxFiles) + " files");
+  }
+  bool host = false, kernel = false;
+  for (const auto& [name, text] : files) {
+    const bool in_host = name.rfind("op_host/", 0) == 0, in_kernel = name.rfind("op_kernel/", 0) == 0;
+    if (!IsPlainRelativePath(name) || !(in_host || in_kernel) || !IsSourceName(name)) {
+      return Status::InvalidArgument(
+          "the package file \"" + name + "\" of " + dir + " is not a source file (.cpp, .cc, .h, "
+          ".hpp, .inc, .asc) under op_host/ or op_kernel/");
+    }
+    if (text.size() > kMaxFileBytes || text.find('\0') != std::string::npos) {
+      return Status::InvalidArgument("the package file " + name + " of " + dir +
+                                     " is larger than 1 MiB or not text");
+    }
+    host = host || in_host;
+    kernel = kernel || in_kernel;
+  }
+  for (const auto& [present, sub] : {std::pair{host, "op_host"}, std::pair{kernel, "op_kernel"}}) {
+    if (!present) {
+      return Status::InvalidArgument("the package " + dir + " has no " + sub +
+                                     "/ directory (an operator package keeps its host code in "
+                                     "op_host/ and its kernel in op_kernel/)");
+    }
+  }
+  std::sort(files.begin(), files.end());
   Package p;
   p.dir = dir;
-  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_host", &p.files));
-  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_kernel", &p.files));
+  p.files = std::move(files);
   FindTiling(p.files, &p);
   if (p.host_units.empty()) {
     return Status::InvalidArgument("the package " + dir +

@@ -43,6 +43,9 @@ struct Package {
 // op_kernel/, no host .cpp, no or several kernel entry points, an entry with parameters other
 // than GM_ADDR, files too large or not text.
 Result<Package> LoadPackage(const std::string& dir);
+// The same from files a request carried (`label` names the package in messages): each path
+// must be plain, relative and under op_host/ or op_kernel/, with a source extension.
+Result<Package> PackageFromFiles(const std::string& label, PackageFiles files);
 
 // One tensor of the OpDef: its dtype per supported combination (column i of every tensor
 // together is combination i, as the OpDef lists them).

@@ -13,10 +13,10 @@ struct Described {
   ascendc::OpDefinition definition;
 };
 
-Result<Described> Describe(const validator::Validator& validator, const std::string& dir,
+Result<Described> Describe(const validator::Validator& validator, const ascendc::Package& package,
                            const ops::OpSpec& op) {
   Described d;
-  CANNBOT_ASSIGN_OR_RETURN(d.package, ascendc::LoadPackage(dir));
+  d.package = package;
   CANNBOT_ASSIGN_OR_RETURN(d.definition, validator::DescribePackage(validator.compiler(), d.package));
   const std::string problem = ascendc::CheckAgainstOp(d.package, d.definition, op);
   if (!problem.empty()) return Status::InvalidArgument(d.package.Describe() + ": " + problem);
@@ -134,10 +134,10 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
                                       const PackageRequest& request) {
   const ops::OpSpec* op = registry.Find(request.op);
   if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
-  CANNBOT_ASSIGN_OR_RETURN(Described candidate, Describe(validator, request.candidate_dir, *op));
+  CANNBOT_ASSIGN_OR_RETURN(Described candidate, Describe(validator, request.candidate, *op));
   std::optional<Described> baseline;
-  if (!request.baseline_dir.empty()) {
-    CANNBOT_ASSIGN_OR_RETURN(baseline, Describe(validator, request.baseline_dir, *op));
+  if (request.baseline) {
+    CANNBOT_ASSIGN_OR_RETURN(baseline, Describe(validator, *request.baseline, *op));
   }
   PackageReport report;
   report.op = op->name;

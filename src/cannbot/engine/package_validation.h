@@ -23,9 +23,9 @@
 namespace cannbot::engine {
 
 struct PackageRequest {
-  std::string op;             // the op whose reference judges the package
-  std::string candidate_dir;
-  std::string baseline_dir;   // "": no baseline, compile and numeric layers only
+  std::string op;  // the op whose reference judges the package
+  ascendc::Package candidate;  // ascendc::LoadPackage (a directory) or PackageFromFiles
+  std::optional<ascendc::Package> baseline;  // none: compile and numeric layers only
   std::optional<uint64_t> seed;
 };
 
@@ -48,8 +48,8 @@ struct PackageReport {
   std::string RenderText() const;
 };
 
-// Errors: a package that cannot be read, described or matched to the op (InvalidArgument,
-// naming the file and the cause), an unknown op (NotFound), the validator's own failures.
+// Errors: a package that cannot be described or matched to the op (InvalidArgument, naming
+// the file and the cause), an unknown op (NotFound), the validator's own failures.
 Result<PackageReport> ValidatePackage(validator::Validator& validator,
                                       const ops::Registry& registry,
                                       const PackageRequest& request);

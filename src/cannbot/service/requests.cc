@@ -14,15 +14,59 @@ Result<Json> ParseBody(const std::string& body) {
 
 Result<JobSpec> ParseJobSpec(const Json& body) { return JobSpec::FromJson(body); }
 
+namespace {
+
+// {"files": {"op_host/x.cpp": "...", ...}}: the files of an operator package. What the paths
+// may be is PackageFromFiles' business; here only the shape and the total size.
+Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, const char* key) {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return std::optional<ascendc::PackageFiles>();
+  const std::string field = std::string("field '") + key + "'";
+  if (!it->is_object() || it->size() != 1 || !it->contains("files") ||
+      !(*it)["files"].is_object()) {
+    return Status::InvalidArgument(field + " must be {\"files\": {path: source text, ...}}");
+  }
+  ascendc::PackageFiles files;
+  size_t total = 0;
+  for (const auto& [path, text] : (*it)["files"].items()) {
+    if (!text.is_string()) {
+      return Status::InvalidArgument(field + ": the file \"" + path + "\" is not a string");
+    }
+    total += text.get_ref<const std::string&>().size();
+    if (total > 4 * kMaxSourceBytes) {
+      return Status::InvalidArgument(field + ": the files are larger than " +
+                                     std::to_string(4 * kMaxSourceBytes) + " bytes together");
+    }
+    files.push_back({path, text.get<std::string>()});
+  }
+  return std::optional<ascendc::PackageFiles>(std::move(files));
+}
+
+}  // namespace
+
 Result<ValidateRequest> ParseValidateRequest(const Json& body) {
   ValidateRequest request;
   RequestFields f(body, "");
-  CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"op", "candidate", "baseline", "seed", "min_speedup"}));
+  CANNBOT_RETURN_IF_ERROR(f.OnlyKnown(
+      {"op", "candidate", "baseline", "seed", "min_speedup", "package", "baseline_package"}));
   CANNBOT_RETURN_IF_ERROR(f.Text("op", &request.op, true, 128));
-  CANNBOT_RETURN_IF_ERROR(f.Text("candidate", &request.candidate, true, kMaxSourceBytes));
+  CANNBOT_ASSIGN_OR_RETURN(request.package, PackageField(body, "package"));
+  CANNBOT_ASSIGN_OR_RETURN(request.baseline_package, PackageField(body, "baseline_package"));
+  CANNBOT_RETURN_IF_ERROR(
+      f.Text("candidate", &request.candidate, !request.package, kMaxSourceBytes));
+  if (request.package && !request.candidate.empty()) {
+    return Status::InvalidArgument("give either 'candidate' (a kernel source) or 'package' (an "
+                                   "Ascend C operator package), not both");
+  }
+  if (request.baseline_package && !request.package) {
+    return Status::InvalidArgument("field 'baseline_package' goes with 'package'");
+  }
   std::string baseline;
   CANNBOT_RETURN_IF_ERROR(f.Text("baseline", &baseline, false, kMaxSourceBytes));
   if (!baseline.empty()) request.baseline = baseline;
+  if (request.baseline && request.package) {
+    return Status::InvalidArgument("the baseline of a 'package' is 'baseline_package'");
+  }
   CANNBOT_RETURN_IF_ERROR(f.Seed("seed", &request.seed));
   CANNBOT_RETURN_IF_ERROR(f.Number("min_speedup", &request.min_speedup, 0, 100));
   return request;

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/ascendc/package.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/service/job.h"
 #include "cannbot/util/status.h"
@@ -22,10 +23,14 @@ using engine::kMaxSourceBytes;
 
 struct ValidateRequest {
   std::string op;
-  std::string candidate;                 // kernel source
+  std::string candidate;                 // kernel source ("" when `package` is given)
   std::optional<std::string> baseline;   // none: the op's reference kernel
   std::optional<uint64_t> seed;
   std::optional<double> min_speedup;
+  // An Ascend C operator package instead of `candidate`: {"files": {path: text}} with every
+  // path under op_host/ or op_kernel/ (docs/ascendc.md), and the package it replaces.
+  std::optional<ascendc::PackageFiles> package;
+  std::optional<ascendc::PackageFiles> baseline_package;
 };
 
 struct DiagnoseRequest {

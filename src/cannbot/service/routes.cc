@@ -311,14 +311,19 @@ ApiResponse Api::Validate(ApiRequest& request) {
   if (service_->registry().Find(parsed->op) == nullptr) {
     return ErrorResponse(400, "unknown_op", "unknown op '" + parsed->op + "' (GET /ops lists them)");
   }
-  auto verdict = service_->Validate(*parsed);
-  if (!verdict.ok()) {
-    if (verdict.status().code() == Status::Code::kUnavailable) {
-      return WithHeader(ErrorResponse(429, "busy", verdict.status().message()), "Retry-After", "5");
+  auto answer = parsed->package ? service_->ValidatePackage(*parsed)
+                                : [&]() -> Result<nlohmann::json> {
+                                    auto verdict = service_->Validate(*parsed);
+                                    if (!verdict.ok()) return verdict.status();
+                                    return verdict->ToJson();
+                                  }();
+  if (!answer.ok()) {
+    if (answer.status().code() == Status::Code::kUnavailable) {
+      return WithHeader(ErrorResponse(429, "busy", answer.status().message()), "Retry-After", "5");
     }
-    return StatusResponse(verdict.status());
+    return StatusResponse(answer.status());
   }
-  return JsonResponse(200, verdict->ToJson());
+  return JsonResponse(200, *answer);
 }
 
 ApiResponse Api::Diagnose(ApiRequest& request) {

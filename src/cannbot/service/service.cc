@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/engine/package_validation.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 
@@ -260,6 +261,26 @@ Result<validator::Verdict> Service::Validate(const ValidateRequest& request) {
   auto verdict = engine_->validator().Validate(v);
   validations_.fetch_sub(1);
   return verdict;
+}
+
+Result<nlohmann::json> Service::ValidatePackage(const ValidateRequest& request) {
+  if (!request.package) return Status::InvalidArgument("the request carries no package");
+  engine::PackageRequest p;
+  p.op = request.op;
+  p.seed = request.seed;
+  CANNBOT_ASSIGN_OR_RETURN(p.candidate, ascendc::PackageFromFiles("package", *request.package));
+  if (request.baseline_package) {
+    CANNBOT_ASSIGN_OR_RETURN(p.baseline, ascendc::PackageFromFiles("baseline_package",
+                                                                   *request.baseline_package));
+  }
+  if (validations_.fetch_add(1) >= workers_) {
+    validations_.fetch_sub(1);
+    return Status::Unavailable("as many validations are running as there are workers; retry");
+  }
+  auto report = engine::ValidatePackage(engine_->validator(), registry(), p);
+  validations_.fetch_sub(1);
+  if (!report.ok()) return report.status();
+  return report->ToJson();
 }
 
 Result<nlohmann::json> Service::Diagnose(const DiagnoseRequest& request) {

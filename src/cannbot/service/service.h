@@ -100,6 +100,10 @@ class Service {
   // validations run as there are workers. Diagnose: InvalidArgument when the profile cannot
   // be read or has no such kernel; {"profile", "diagnosis"} as `cannbot diagnose --json`.
   Result<validator::Verdict> Validate(const ValidateRequest& request);
+  // A request with `package`: every dtype combination of the package's OpDef, the report as
+  // `cannbot validate --package --json` prints it. InvalidArgument for a package that cannot
+  // be read or described, Unavailable as Validate.
+  Result<nlohmann::json> ValidatePackage(const ValidateRequest& request);
   Result<nlohmann::json> Diagnose(const DiagnoseRequest& request);
   Health CheckHealth();
   std::string RenderMetrics();
