@@ -3,10 +3,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 #include "cannbot/config/config.h"
 #include "cannbot/engine/engine.h"
+#include "cannbot/engine/package_suggest.h"
+#include "cannbot/llm/http_client.h"
 #include "cannbot/service/daemon_client.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/target/registry.h"
@@ -18,6 +21,7 @@ namespace {
 
 struct SuggestFlags {
   std::string file;
+  std::string package;  // --package: an Ascend C operator package instead of FILE
   std::string op;
   std::string profile;
   std::string format = "auto";
@@ -135,7 +139,65 @@ Result<engine::SuggestReport> RunHere(const SuggestFlags& flags, const ops::Regi
   return engine->Run(spec, &progress);
 }
 
+// --package: a faster operator package from the model, validated in every dtype combination.
+int RunPackage(const SuggestFlags& flags, const ops::Registry& registry) {
+  if (flags.target_name != "ascendc" || !flags.file.empty() || !flags.server.empty()) {
+    return ReportError(Status::InvalidArgument("--package takes an Ascend C operator package "
+                                               "instead of FILE, with --target ascendc, here "
+                                               "(not --server)"),
+                       flags.json);
+  }
+  config::Config config;
+  if (Status built = BuildConfig(flags, &config); !built.ok()) return ReportError(built, flags.json);
+  if (!flags.llm.empty()) config.llm.base_url = flags.llm;
+  if (!flags.model.empty()) config.llm.model = flags.model;
+  if (config.llm.base_url.empty() || config.llm.model.empty()) {
+    return ReportError(Status::InvalidArgument(
+                           "suggesting for an operator package needs a model (--llm URL --model "
+                           "M): the offline recipes are written for single kernels"),
+                       flags.json);
+  }
+  std::vector<std::string> warnings;
+  auto engine = engine::Engine::Open(config, registry, &warnings);
+  if (!engine.ok()) return ReportError(engine.status(), flags.json);
+  for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
+  engine::PackageSuggestRequest request;
+  request.op = flags.op;
+  auto package = ascendc::LoadPackage(flags.package);
+  if (!package.ok()) return ReportError(package.status(), flags.json);
+  request.package = std::move(package).value();
+  if (flags.samples > 0) request.samples = flags.samples;
+  if (flags.rounds >= 0) request.rounds = flags.rounds;
+  if (flags.seed_given) request.seed = flags.seed;
+  std::unique_ptr<llm::HttpClient> http = llm::NewCurlHttpClient();
+  llm::ChatClient chat(config.llm, http.get());
+  auto result = engine::SuggestForPackage((*engine)->validator(), (*engine)->registry(),
+                                          (*engine)->skills(), chat, request);
+  if (!result.ok()) return ReportError(result.status(), flags.json);
+  std::printf("%s", flags.json ? (result->ToJson().dump(2) + "\n").c_str()
+                               : result->RenderText().c_str());
+  std::fflush(stdout);
+  if (result->found && !flags.out.empty()) {  // --out: the changed files under this directory
+    for (const auto& [path, text] : result->changed_files) {
+      const std::string target = flags.out + "/" + path;
+      std::error_code error;
+      std::filesystem::create_directories(std::filesystem::path(target).parent_path(), error);
+      if (Status written = WriteFile(target, text); !written.ok()) {
+        return ReportError(written, flags.json);
+      }
+    }
+    std::fprintf(stderr, "cannbot: wrote the changed files under %s\n", flags.out.c_str());
+  }
+  return result->found ? kExitOk : kExitRejected;
+}
+
 int Run(const SuggestFlags& flags, const ops::Registry& registry) {
+  if (!flags.package.empty()) return RunPackage(flags, registry);
+  if (flags.file.empty()) {
+    return ReportError(Status::InvalidArgument("give the kernel: FILE (or --package DIR with "
+                                               "--target ascendc)"),
+                       flags.json);
+  }
   auto spec = MakeJobSpec(flags);
   if (!spec.ok()) return ReportError(spec.status(), flags.json);
   const ops::OpSpec* op = registry.Find(spec->op);
@@ -168,7 +230,10 @@ int Run(const SuggestFlags& flags, const ops::Registry& registry) {
 Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<SuggestFlags>();
   CLI::App* cmd = app.add_subcommand("suggest", "Find a validated faster version of a kernel");
-  cmd->add_option("file", flags->file, "Kernel source (C++)")->required();
+  cmd->add_option("file", flags->file, "Kernel source (C++)");
+  cmd->add_option("--package", flags->package,
+                  "An Ascend C operator package (op_host/ + op_kernel/) instead of FILE "
+                  "(--target ascendc, with --llm and --model; --out DIR gets the changed files)");
   cmd->add_option("--op", flags->op, "Op the kernel implements (see `cannbot ops`)")->required();
   cmd->add_option("--profile", flags->profile, "Profiler output for this kernel");
   cmd->add_option("--format", flags->format,

@@ -6,8 +6,12 @@
 #include <filesystem>
 
 #include "builtin_ops.h"
+#include "cannbot/engine/package_suggest.h"
 #include "cannbot/engine/package_validation.h"
+#include "cannbot/llm/http_client.h"
+#include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
+#include "integration/fake_llm_server.h"
 #include "integration/test_support.h"
 
 namespace cannbot::engine {
@@ -45,9 +49,10 @@ class AscendcPackageTest : public ::testing::Test {
   // A copy of the fast example with fp32 only (one combination: one build per test) and
   // `edits` applied to `file`: {old text, new text}, each old text present.
   std::string Variant(const std::string& name, const std::string& file,
-                      const std::vector<std::pair<std::string, std::string>>& edits) {
+                      const std::vector<std::pair<std::string, std::string>>& edits,
+                      const char* base = kFast) {
     const std::string dir = dir_->File(name);
-    fs::copy(SourcePath(kFast), dir, fs::copy_options::recursive);
+    fs::copy(SourcePath(base), dir, fs::copy_options::recursive);
     const std::string host = dir + "/op_host/add_custom.cpp";
     auto text = ReadFile(host);
     EXPECT_TRUE(text.ok());
@@ -198,6 +203,68 @@ TEST_F(AscendcPackageTest, APackageThatCannotBeReadIsRefusedNamingTheCause) {
     EXPECT_NE(report.status().message().find(c.reason), std::string::npos)
         << report.status().ToString();
   }
+}
+
+// suggest --package: the model (a scripted OpenAI-compatible server) answers the slow package
+// with the fast one's kernel and tiling; the answer is validated against the package as it is
+// and comes back as a diff. An answer without files and one that breaks the numbers are named.
+TEST_F(AscendcPackageTest, SuggestionsForAPackageAreValidatedAgainstIt) {
+  const std::string slow = Variant("slow", "op_host/add_custom.cpp", {}, kSlow);
+  const std::string fast = Variant("fast", "op_host/add_custom.cpp", {});
+  auto answer_file = [&](const std::string& path) {
+    return "File: " + path + "\n```cpp\n" + *ReadFile(fast + "/" + path) + "```\n";
+  };
+  std::string broken = *ReadFile(fast + "/op_kernel/add_custom.cpp");
+  broken.replace(broken.find("Add(z, x, y,"), 12, "Sub(z, x, y,");
+  testing::FakeLlmServer server;
+  server.Push(testing::Chat(
+      {"I doubled the buffers.\n\n" + answer_file("op_host/add_custom.cpp") +
+           answer_file("op_kernel/add_custom.cpp"),
+       "Here is a faster kernel:\n```cpp\nint x;\n```\n",
+       "File: op_kernel/add_custom.cpp\n```cpp\n" + broken + "```\n"}));
+  llm::LlmConfig config;
+  config.base_url = server.base_url();
+  config.model = "scripted";
+  std::unique_ptr<llm::HttpClient> http = llm::NewCurlHttpClient();
+  llm::ChatClient chat(config, http.get());
+  std::vector<std::string> warnings;
+  const skills::SkillLibrary skills = skills::SkillLibrary::Load({DataPath("skills")}, &warnings);
+  PackageSuggestRequest request;
+  request.op = "add";
+  auto package = ascendc::LoadPackage(slow);
+  ASSERT_TRUE(package.ok()) << package.status().ToString();
+  request.package = *package;
+  request.samples = 3;
+  request.rounds = 0;
+  request.seed = 5;
+  auto result = SuggestForPackage(*validator_, cannbot_test::BuiltInOps(), skills, chat, request);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_EQ(result->attempts.size(), 3u);
+  EXPECT_TRUE(result->found) << result->RenderText();
+  EXPECT_GT(result->speedup, 10.0) << result->RenderText();
+  EXPECT_EQ(result->changed_files.size(), 2u);
+  EXPECT_NE(result->diff.find("+++ b/op_kernel/add_custom.cpp"), std::string::npos) << result->diff;
+  EXPECT_NE(result->attempts[1].reason.find("no `File: <path>` line"), std::string::npos)
+      << result->attempts[1].reason;
+  EXPECT_FALSE(result->attempts[2].accepted);
+  EXPECT_NE(result->attempts[2].reason.find("x=float32 y=float32 z=float32"), std::string::npos)
+      << result->attempts[2].reason;
+  // The prompt carried the package's files, its combinations and the Ascend C skill.
+  ASSERT_FALSE(server.requests().empty());
+  const std::string prompt = server.requests().front();
+  EXPECT_NE(prompt.find("File: op_kernel/add_custom.cpp"), std::string::npos);
+  EXPECT_NE(prompt.find("x=float32 y=float32 z=float32"), std::string::npos);
+  EXPECT_NE(prompt.find("What good Ascend C kernels do"), std::string::npos);
+}
+
+TEST(ExtractPackageFilesTest, ReadsEveryFileHeaderBeforeAFence) {
+  const ascendc::PackageFiles files = ExtractPackageFiles(
+      "Prose.\n**File:** `op_kernel/a.cpp`\n```cpp\nint a;\n```\n// File: op_host/b.h\n"
+      "~~~\n```\nint b;\n```\n```cpp\nnot a file\n```\n");
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].first, "op_kernel/a.cpp");
+  EXPECT_EQ(files[0].second, "int a;\n");
+  EXPECT_EQ(files[1].first, "op_host/b.h");
 }
 
 }  // namespace

@@ -1,0 +1,211 @@
+#include "cannbot/engine/package_suggest.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "cannbot/ascendc/device_profile.h"
+#include "cannbot/engine/package_validation.h"
+#include "cannbot/util/diff.h"
+
+namespace cannbot::engine {
+namespace {
+
+constexpr const char* kSkill = "ascendc-vector-kernel";
+
+std::string Fence(const std::string& path, const std::string& text) {
+  return "File: " + path + "\n```cpp\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n") +
+         "```\n\n";
+}
+
+std::string ListCombinations(const ascendc::OpDefinition& def) {
+  std::string out;
+  for (const ascendc::DtypeCombo& c : ascendc::Combinations(def)) out += "- " + c.Describe() + "\n";
+  return out;
+}
+
+std::string Prompt(const ops::OpSpec& op, const ascendc::Package& package,
+                   const PackageReport& check, const ascendc::DeviceProfile& device,
+                   const skills::SkillLibrary& skills) {
+  std::ostringstream out;
+  out << "# Task\n\nMake this Ascend C operator package faster on " << device.name
+      << " without changing what it computes. It implements op `" << op.name << "`: "
+      << op.semantics << "\n\nIts OpDef (" << check.definition.type
+      << ") declares these dtype combinations; every one must stay correct under the CANN "
+         "precision standard and get faster:\n"
+      << ListCombinations(check.definition) << "\n# Device\n\n" << ascendc::DescribeDevice(device)
+      << "\n";
+  if (const skills::Skill* skill = skills.Find(kSkill)) {
+    out << "# What good Ascend C kernels do\n\n" << skill->body << "\n";
+  }
+  out << "# The package\n\n";
+  for (const auto& [path, text] : package.files) out << Fence(path, text);
+  out << "# How to answer\n\nReturn every file you change in full, each as a line `File: <path>` "
+         "followed by one ```cpp fenced block. Keep the file names, the OpDef's inputs, outputs "
+         "and dtypes, the tiling struct's registration and the kernel's entry point and "
+         "parameters. Files you do not return stay as they are.\n";
+  return out.str();
+}
+
+// The package with `changes` applied (new paths added).
+ascendc::PackageFiles Apply(const ascendc::PackageFiles& files, const ascendc::PackageFiles& changes) {
+  std::map<std::string, std::string> merged(files.begin(), files.end());
+  for (const auto& [path, text] : changes) merged[path] = text;
+  return {merged.begin(), merged.end()};
+}
+
+// Accepted only when every combination that ran was; its speedup is the smallest of theirs.
+void Judge(const PackageReport& report, PackageAttempt* attempt) {
+  attempt->accepted = report.ok();
+  attempt->speedup = 0;
+  bool first = true;
+  for (const PackageRun& run : report.runs) {
+    if (!run.skipped.empty() || !run.verdict) continue;
+    const double s = run.verdict->perf ? run.verdict->perf->speedup : 0;
+    attempt->speedup = first ? s : std::min(attempt->speedup, s);
+    first = false;
+    if (!run.verdict->accepted && attempt->reason.empty()) {
+      attempt->reason = run.combo.Describe() + ": " + run.verdict->reason;
+    }
+  }
+  if (attempt->accepted) {
+    char text[96];
+    std::snprintf(text, sizeof(text), "accepted: an estimated %.2fx in its slowest combination",
+                  attempt->speedup);
+    attempt->reason = text;
+  }
+}
+
+std::string Feedback(const std::vector<PackageAttempt>& round) {
+  std::string out = "Your previous answers were validated:\n";
+  for (const PackageAttempt& a : round) out += "- answer " + std::to_string(a.sample + 1) + ": " + a.reason + "\n";
+  return out + "Answer again in the same format with a corrected, faster package.\n";
+}
+
+}  // namespace
+
+ascendc::PackageFiles ExtractPackageFiles(const std::string& answer) {
+  static const std::regex kHeader(R"(^\s*(?://\s*|\*\*|#+\s*)?[Ff][Ii][Ll][Ee]:\s*\**\s*`?([^`\s*]+)`?\**\s*$)");
+  ascendc::PackageFiles files;
+  std::istringstream in(answer);
+  std::string line, path;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, kHeader)) {
+      path = m[1].str();
+      continue;
+    }
+    const size_t fence = line.find("```");
+    if (path.empty() || fence == std::string::npos || line.find_first_not_of(" \t") != fence) {
+      continue;
+    }
+    std::string text;
+    while (std::getline(in, line)) {
+      const size_t close = line.find("```");
+      if (close != std::string::npos && line.find_first_not_of(" \t") == close) break;
+      text += line + "\n";
+    }
+    files.push_back({path, text});
+    path.clear();
+  }
+  return files;
+}
+
+nlohmann::json PackageSuggestion::ToJson() const {
+  nlohmann::json attempts_json = nlohmann::json::array();
+  for (const PackageAttempt& a : attempts) {
+    attempts_json.push_back({{"round", a.round},
+                             {"sample", a.sample},
+                             {"changed", a.changed},
+                             {"accepted", a.accepted},
+                             {"speedup", a.speedup},
+                             {"reason", a.reason}});
+  }
+  nlohmann::json files = nlohmann::json::object();
+  for (const auto& [path, text] : changed_files) files[path] = text;
+  return {{"op", op},       {"package", package}, {"found", found}, {"speedup", speedup},
+          {"files", files}, {"diff", diff},       {"attempts", attempts_json}};
+}
+
+std::string PackageSuggestion::RenderText() const {
+  std::ostringstream out;
+  out << "cannbot suggest: " << package << "\n  op " << op << "\n\n";
+  for (const PackageAttempt& a : attempts) {
+    out << "  round " << a.round << " answer " << a.sample + 1 << ": " << a.reason << "\n";
+  }
+  if (!found) return out.str() + "\nNo answer was accepted.\n";
+  char line[120];
+  std::snprintf(line, sizeof(line), "\nA faster package: an estimated %.2fx in its slowest "
+                "dtype combination (cost model, not a measurement).\n\n", speedup);
+  return out.str() + line + diff;
+}
+
+Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
+                                            const ops::Registry& registry,
+                                            const skills::SkillLibrary& skills,
+                                            llm::ChatClient& chat,
+                                            const PackageSuggestRequest& request) {
+  const ops::OpSpec* op = registry.Find(request.op);
+  if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
+  PackageRequest check_request{request.op, request.package, std::nullopt, request.seed};
+  CANNBOT_ASSIGN_OR_RETURN(PackageReport check, ValidatePackage(validator, registry, check_request));
+  if (!check.ok()) {
+    return Status::InvalidArgument("the package itself does not pass the compile and numeric "
+                                   "layers, so there is nothing to make faster:\n" +
+                                   check.RenderText());
+  }
+  PackageSuggestion result;
+  result.op = op->name;
+  result.package = request.package.Describe();
+  std::vector<llm::ChatMessage> messages = {
+      {"system", "You are an expert Ascend C operator developer. You make operator packages "
+                 "faster on Ascend NPUs without changing what they compute."},
+      {"user", Prompt(*op, request.package, check, validator.config().device, skills)}};
+  for (int round = 0; round <= request.rounds && !result.found; ++round) {
+    CANNBOT_ASSIGN_OR_RETURN(llm::Completion answers, chat.Complete(messages, request.samples));
+    std::vector<PackageAttempt> this_round;
+    for (size_t i = 0; i < answers.choices.size(); ++i) {
+      PackageAttempt attempt;
+      attempt.round = round;
+      attempt.sample = static_cast<int>(i);
+      const ascendc::PackageFiles changes = ExtractPackageFiles(answers.choices[i]);
+      for (const auto& change : changes) attempt.changed.push_back(change.first);
+      auto candidate = changes.empty()
+                           ? Result<ascendc::Package>(Status::InvalidArgument(
+                                 "the answer has no `File: <path>` line before a fenced block"))
+                           : ascendc::PackageFromFiles(
+                                 "answer " + std::to_string(round) + "." + std::to_string(i + 1),
+                                 Apply(request.package.files, changes));
+      Result<PackageReport> report =
+          candidate.ok() ? ValidatePackage(validator, registry,
+                                           {request.op, *candidate, request.package, request.seed})
+                         : Result<PackageReport>(candidate.status());
+      if (!report.ok()) {
+        attempt.reason = report.status().message();
+      } else {
+        Judge(*report, &attempt);
+      }
+      if (attempt.accepted && attempt.speedup > result.speedup) {
+        result.found = true;
+        result.speedup = attempt.speedup;
+        result.changed_files = changes;
+        result.diff.clear();
+        std::map<std::string, std::string> before(request.package.files.begin(),
+                                                  request.package.files.end());
+        for (const auto& [path, text] : changes) {
+          result.diff += UnifiedDiff(before.count(path) ? before[path] : "", text, "a/" + path,
+                                     "b/" + path);
+        }
+      }
+      this_round.push_back(attempt);
+      result.attempts.push_back(std::move(attempt));
+    }
+    messages.push_back({"assistant", answers.choices.empty() ? "" : answers.choices.front()});
+    messages.push_back({"user", Feedback(this_round)});
+  }
+  return result;
+}
+
+}  // namespace cannbot::engine
