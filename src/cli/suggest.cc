@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 
 #include "cannbot/config/config.h"
@@ -178,13 +177,8 @@ int RunPackage(const SuggestFlags& flags, const ops::Registry& registry) {
                                : result->RenderText().c_str());
   std::fflush(stdout);
   if (result->found && !flags.out.empty()) {  // --out: the changed files under this directory
-    for (const auto& [path, text] : result->changed_files) {
-      const std::string target = flags.out + "/" + path;
-      std::error_code error;
-      std::filesystem::create_directories(std::filesystem::path(target).parent_path(), error);
-      if (Status written = WriteFile(target, text); !written.ok()) {
-        return ReportError(written, flags.json);
-      }
+    if (Status written = WriteFilesUnder(flags.out, result->changed_files); !written.ok()) {
+      return ReportError(written, flags.json);
     }
     std::fprintf(stderr, "cannbot: wrote the changed files under %s\n", flags.out.c_str());
   }

@@ -276,5 +276,16 @@ TEST(FsTest, APlainRelativePathStaysBelowItsDirectory) {
   }
 }
 
+TEST(FsTest, WriteFilesUnderCreatesFoldersAndRefusesEscapesBeforeWriting) {
+  auto dir = TempDir::Create("cannbot-fs-test");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteFilesUnder(dir->path(), {{"a/b/c.h", "x"}, {"d.cpp", "y"}}).ok());
+  EXPECT_EQ(*ReadFile(dir->File("a/b/c.h")), "x");
+  const Status refused = WriteFilesUnder(dir->path(), {{"e.cpp", "z"}, {"../f.cpp", "w"}});
+  EXPECT_EQ(refused.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(refused.message().find("../f.cpp"), std::string::npos);
+  EXPECT_FALSE(PathExists(dir->File("e.cpp")));  // nothing of a refused list is written
+}
+
 }  // namespace
 }  // namespace cannbot

@@ -63,9 +63,10 @@ struct OpDefinition {
   size_t Combinations() const;     // columns of the dtype lists
 };
 
-// The describer's translation unit: the package's host code and a main() that prints the
-// OpDef as one JSON line (emulated host API: targets/ascendc/cannbot_host_api.h).
-std::string DescriberSource();
+// The describer program's files beside the package's own: `describe.cpp` (a main() that
+// prints the OpDef as one JSON line; emulated host API: targets/ascendc/cannbot_host_api.h)
+// and the generated `cannbot_package_host.inc` that brings in the host code.
+PackageFiles DescriberFiles(const Package& package);
 // Parses the describer's output. Errors name the package's problem (no OP_ADD, lists of
 // different lengths, an unknown dtype number).
 Result<OpDefinition> ParseOpDefinition(const std::string& printed, const std::string& package);

@@ -2,7 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
+
+#include "cannbot/ops/dtype_values.h"
 
 namespace cannbot::ascendc {
 
@@ -38,13 +39,7 @@ void QuantizeToHalf(float* data, int64_t n) {
 }
 
 float QuantizeToBf16(float value) {
-  uint32_t u;
-  std::memcpy(&u, &value, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return value;  // NaN stays NaN
-  u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
-  float out;
-  std::memcpy(&out, &u, 4);
-  return out;
+  return static_cast<float>(ops::BFloat16ToDouble(ops::BFloat16FromDouble(value)));
 }
 
 void QuantizeToBf16(float* data, int64_t n) {

@@ -83,6 +83,24 @@ bool IsPlainRelativePath(const std::string& path) {
   return true;
 }
 
+Status WriteFilesUnder(const std::string& dir,
+                       const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [name, text] : files) {
+    if (!IsPlainRelativePath(name)) {
+      return Status::InvalidArgument("a file's name must be a relative path inside " + dir +
+                                     ", not \"" + name + "\"");
+    }
+  }
+  for (const auto& [name, text] : files) {
+    const std::filesystem::path path = std::filesystem::path(dir) / name;
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    if (error) return Status::IoError(path.parent_path().string() + ": " + error.message());
+    CANNBOT_RETURN_IF_ERROR(WriteFile(path.string(), text));
+  }
+  return Status::Ok();
+}
+
 bool PathExists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cannbot/util/status.h"
 
@@ -21,6 +23,10 @@ bool PathExists(const std::string& path);
 // True for a relative path that stays below its starting directory: not empty, not absolute,
 // no "." or ".." component, no empty component, no backslash or NUL.
 bool IsPlainRelativePath(const std::string& path);
+// Writes each {relative path, text} under `dir`, creating parent directories; InvalidArgument
+// (naming it) for a path that is not IsPlainRelativePath, before anything of it is written.
+Status WriteFilesUnder(const std::string& dir,
+                       const std::vector<std::pair<std::string, std::string>>& files);
 // `program` as an absolute path: itself when it names a path, else the first executable
 // regular file of that name in $PATH (or `fallback_path` when PATH is unset). Relative PATH
 // entries are skipped: a child running in another directory would find something else.

@@ -95,31 +95,15 @@ std::string Wrapper(const ops::OpSpec& op, const ops::OpSpec& spec, const std::s
          "      });\n}\n";
 }
 
-std::string FirstError(const std::string& log) {
-  size_t at = log.find("error");
-  if (at == std::string::npos) return log.substr(0, 300);
-  const size_t start = log.rfind('\n', at);
-  const size_t end = log.find('\n', at);
-  return log.substr(start == std::string::npos ? 0 : start + 1,
-                    end == std::string::npos ? std::string::npos
-                                             : end - (start == std::string::npos ? 0 : start + 1));
-}
-
 }  // namespace
 
 Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
                                               const ascendc::Package& package) {
   CANNBOT_ASSIGN_OR_RETURN(TempDir dir, TempDir::Create("cannbot-opdef"));
-  CANNBOT_ASSIGN_OR_RETURN(SourceFiles files, AscendcEmulationFiles());
-  ascendc::OpDefinition none;
-  const ascendc::PackageBuild build = ascendc::MakePackageBuild(package, none, {});
-  files.insert(files.end(), build.files.begin(), build.files.end());
-  files.push_back({"describe.cpp", ascendc::DescriberSource()});
-  for (const auto& [name, text] : files) {
-    std::error_code error;
-    std::filesystem::create_directories(std::filesystem::path(dir.File(name)).parent_path(), error);
-    CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File(name), text));
-  }
+  CANNBOT_ASSIGN_OR_RETURN(SourceFiles emulation, AscendcEmulationFiles());
+  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), emulation));
+  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), package.files));
+  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), ascendc::DescriberFiles(package)));
   CANNBOT_ASSIGN_OR_RETURN(
       CommandResult built,
       compiler.RunConfinedTool(dir.path(),
@@ -144,7 +128,7 @@ Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
       }
     }
     return Status::InvalidArgument(where + " does not compile against cannbot's emulated host "
-                                   "API (docs/ascendc.md lists it): " + FirstError(built.output));
+                                   "API (docs/ascendc.md lists it): " + FirstErrorLine(built.output));
   }
   CANNBOT_ASSIGN_OR_RETURN(CommandResult ran,
                            compiler.RunConfinedTool(dir.path(), {dir.File("describe")}, 64u << 10));

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <iterator>
 #include <sstream>
 
@@ -44,15 +43,6 @@ std::string CompilerIdentity(const std::string& resolved) {
   return resolved + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime);
 }
 
-std::string FirstErrorLine(const std::string& log) {
-  std::stringstream lines(log);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.find("error") != std::string::npos) return line;
-  }
-  return "";
-}
-
 // One sentence a person can act on, from what the compiler printed.
 std::string ExplainFailure(const TargetBuild& target, const CommandResult& run) {
   const std::string& log = run.output;
@@ -85,6 +75,15 @@ std::string Join(const std::vector<std::string>& parts) {
 }
 
 }  // namespace
+
+std::string FirstErrorLine(const std::string& log) {
+  std::stringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find("error") != std::string::npos) return line;
+  }
+  return "";
+}
 
 Compiler::Compiler(CompilerConfig config, store::Store* cache)
     : config_(std::move(config)), cache_(cache), compiler_path_(ResolveCompiler(config_.compiler)),
@@ -172,18 +171,8 @@ Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::stri
   CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_contract.h"), target.prelude));
   // The confined compiler reads only the system and this directory: the target's headers
   // come here.
-  for (const SourceFiles* list : {&target.files, &files}) {
-    for (const auto& [name, text] : *list) {
-      if (!IsPlainRelativePath(name)) {
-        return Status::InvalidArgument("a source file's name must be a relative path inside "
-                                       "the build directory, not \"" + name + "\"");
-      }
-      const std::string path = dir.File(name);
-      std::error_code error;
-      std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-      CANNBOT_RETURN_IF_ERROR(WriteFile(path, text));
-    }
-  }
+  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), target.files));
+  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), files));  // a kernel's own replace them
   if (!target.wrapper.empty()) {
     CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("cannbot_wrapper.cpp"), target.wrapper));
   }

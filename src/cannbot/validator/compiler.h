@@ -87,6 +87,9 @@ struct CompileResult {
   double seconds = 0;              // this call's wall time (tiny when cached)
 };
 
+// The first line of a compiler's log that names an error ("" when none).
+std::string FirstErrorLine(const std::string& log);
+
 class Compiler {
  public:
   // `cache` may be null (no caching); it must outlive the Compiler.
