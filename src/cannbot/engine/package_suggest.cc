@@ -70,6 +70,9 @@ void Judge(const PackageReport& report, PackageAttempt* attempt) {
       attempt->reason = run.combo.Describe() + ": " + run.verdict->reason;
     }
   }
+  if (!attempt->accepted && attempt->reason.empty()) {
+    attempt->reason = "no dtype combination of the answer could run";
+  }
   if (attempt->accepted) {
     char text[96];
     std::snprintf(text, sizeof(text), "accepted: an estimated %.2fx in its slowest combination",
@@ -80,7 +83,9 @@ void Judge(const PackageReport& report, PackageAttempt* attempt) {
 
 std::string Feedback(const std::vector<PackageAttempt>& round) {
   std::string out = "Your previous answers were validated:\n";
-  for (const PackageAttempt& a : round) out += "- answer " + std::to_string(a.sample + 1) + ": " + a.reason + "\n";
+  for (const PackageAttempt& a : round) {
+    out += "- answer " + std::to_string(a.sample + 1) + ": " + a.reason + "\n";
+  }
   return out + "Answer again in the same format with a corrected, faster package.\n";
 }
 
