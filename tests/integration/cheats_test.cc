@@ -193,6 +193,7 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
   const Cheat& cheat = GetParam();
   ValidatorConfig config = testing::TestConfig();
   config.compiler.use_cache = false;  // compile-time escapes must really run the compiler
+  config.compiler.timeout = std::chrono::milliseconds(8000);  // and are cut short
   Validator validator(config, store_.get(), cannbot_test::BuiltInOps());
   ValidationRequest request;
   request.op = cheat.op;

@@ -31,12 +31,14 @@ inline validator::KernelSource Kernel(const std::string& path) {
   return {path, text.ok() ? *text : std::string()};
 }
 
-// Defaults suited to tests: short time limits so failures surface fast, and the static
-// source check off, so the dynamic defences are what each test exercises.
+// Defaults suited to tests: short run limits so failures surface fast, and the static
+// source check off, so the dynamic defences are what each test exercises. The compile limit
+// stays generous: an Ascend C package build takes 5-8 s on an idle 2-vCPU machine and more
+// under ctest -j; the cheat corpus, whose compile-time escapes must be cut short, sets its own.
 inline validator::ValidatorConfig TestConfig() {
   validator::ValidatorConfig config;
   config.compiler.source_check = false;
-  config.compiler.timeout = std::chrono::milliseconds(8000);
+  config.compiler.timeout = std::chrono::milliseconds(60000);
   config.compiler.address_space_mb = 2048;
   config.numeric.call_timeout = std::chrono::milliseconds(3000);
   config.perf.max_seconds = 8;
