@@ -32,6 +32,10 @@ namespace cannbot_ascendc {
 constexpr uint32_t kBlockBytes = 32;    // one DataBlock: the unit of copies and UB addresses
 constexpr uint32_t kRepeatBytes = 256;  // one vector repeat
 constexpr uint32_t kUbBytes = CANNBOT_UB_BYTES;
+// InitBuffer's budgets (docs/ascendc.md, "The rules"): queue buffers on one TPosition, and
+// buffers of every kind in one kernel.
+constexpr int kQueBuffersPerPosition = CANNBOT_QUE_BUFFERS_PER_POSITION;
+constexpr size_t kBuffersPerKernel = 64;
 
 // Prints `cannbot-ascendc-violation: <rule>: <message>` on one line and aborts. The message is
 // printf-style; newlines in it are replaced so the report stays one line.
@@ -109,6 +113,7 @@ struct Slot {
 struct QueueState {
   int depth = 1;       // TQue's template depth: tensors that may wait in the queue
   int buffer_num = 0;  // InitBuffer's num: buffers the queue rotates through
+  int position = -1;   // the TQue's TPosition
   int first_slot = 0;
   bool alive = true;
   bool carried_copies = false;  // a DataCopy between GM and one of its buffers happened
@@ -248,10 +253,35 @@ class Runtime {
   Slot& slot(int index) { return slots_[static_cast<size_t>(index)]; }
   std::vector<Slot>& slots() { return slots_; }
 
-  int AddQueue(int depth, int buffer_num, int first_slot) {
+  // Before `adding` more buffers (a queue's at `position`, or -1 for a TBuf): beyond these
+  // budgets AllocTensor fails on the board, so the emulation stops at the InitBuffer.
+  void CheckBufferBudget(int adding, int position, const char* position_name) {
+    if (position >= 0) {
+      int at_position = adding;
+      for (const QueueState& q : queues_) {
+        if (q.position == position) at_position += q.buffer_num;
+      }
+      if (at_position > kQueBuffersPerPosition) {
+        Violation("too-many-buffers",
+                  "InitBuffer(queue, num=%d) makes %d queue buffers at TPosition::%s; the device "
+                  "allows %d per position (AllocTensor fails beyond that): merge tiles into fewer, "
+                  "larger buffers",
+                  adding, at_position, position_name, kQueBuffersPerPosition);
+      }
+    }
+    if (slots_.size() + static_cast<size_t>(adding) > kBuffersPerKernel) {
+      Violation("too-many-buffers",
+                "InitBuffer makes %zu buffers in one kernel (queue buffers and TBufs); the device "
+                "allows %zu",
+                slots_.size() + static_cast<size_t>(adding), kBuffersPerKernel);
+    }
+  }
+
+  int AddQueue(int depth, int buffer_num, int first_slot, int position) {
     QueueState q;
     q.depth = depth;
     q.buffer_num = buffer_num;
+    q.position = position;
     q.first_slot = first_slot;
     queues_.push_back(q);
     return static_cast<int>(queues_.size()) - 1;

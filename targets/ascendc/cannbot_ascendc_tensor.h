@@ -44,6 +44,16 @@ enum class TPosition : uint8_t {
 };
 using QuePosition = TPosition;
 
+namespace cannbot_detail {
+inline const char* PositionName(TPosition p) {
+  static const char* const kNames[] = {"GM",  "A1",  "A2",     "B1",     "B2",      "C1",
+                                       "C2",  "CO1", "CO2",    "VECIN",  "VECOUT",  "VECCALC",
+                                       "SPM", "SHM", "TSCM"};
+  const auto index = static_cast<size_t>(p);
+  return index < sizeof(kNames) / sizeof(kNames[0]) ? kNames[index] : "?";
+}
+}  // namespace cannbot_detail
+
 enum class HardEvent : uint8_t {
   MTE2_V,
   MTE2_S,
@@ -407,6 +417,8 @@ class TQueBase {
     }
     const uint32_t bytes = (len + cannbot_ascendc::kBlockBytes - 1) / cannbot_ascendc::kBlockBytes *
                            cannbot_ascendc::kBlockBytes;
+    R().CheckBufferBudget(buffer_num, static_cast<int>(position_),
+                          cannbot_detail::PositionName(position_));
     char what[96];
     std::snprintf(what, sizeof(what), "InitBuffer(queue, num=%d, len=%u)", buffer_num, len);
     const uint32_t offset =
@@ -417,7 +429,7 @@ class TQueBase {
       const int index = R().AddSlot(offset + static_cast<uint32_t>(i) * bytes, bytes, queue_index);
       if (i == 0) first = index;
     }
-    queue_ = R().AddQueue(depth_, buffer_num, first);
+    queue_ = R().AddQueue(depth_, buffer_num, first, static_cast<int>(position_));
     serial_ = R().block_serial();
     next_ = 0;
   }
@@ -502,6 +514,7 @@ class TBufBase {
   void CbInit(uint32_t len) {
     using cannbot_ascendc::R;
     if (len == 0) cannbot_ascendc::Violation("bad-argument", "InitBuffer(TBuf, len=0)");
+    R().CheckBufferBudget(1, -1, "");
     char what[64];
     std::snprintf(what, sizeof(what), "InitBuffer(TBuf, len=%u)", len);
     const uint32_t bytes = (len + cannbot_ascendc::kBlockBytes - 1) / cannbot_ascendc::kBlockBytes *

@@ -21,6 +21,9 @@
 #ifndef CANNBOT_UB_BYTES
 #define CANNBOT_UB_BYTES 196608  // Unified Buffer per core: 192 KB
 #endif
+#ifndef CANNBOT_QUE_BUFFERS_PER_POSITION
+#define CANNBOT_QUE_BUFFERS_PER_POSITION 8  // queue buffers on one TPosition (Atlas A2)
+#endif
 
 // Bytes in the opaque tiling area; the kernel casts it to its own struct.
 #define CANNBOT_TILING_DATA_BYTES 1024

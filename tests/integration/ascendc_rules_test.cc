@@ -127,6 +127,25 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       DataCopy(a, h, 16);
       return;
     }
+    case 17: {  // too-many-buffers: 5 + 4 queue buffers at VECIN, 8 allowed (small ones: the
+                // UB budget is not what breaks)
+      TQue<QuePosition::VECIN, 1> third;
+      pipe.InitBuffer(inQ, 5, 32);
+      pipe.InitBuffer(third, 4, 32);
+      return;
+    }
+    case 18: {  // too-many-buffers: 65 TBufs of 32 bytes
+      TBuf<QuePosition::VECCALC> bufs[65];
+      for (auto& b : bufs) pipe.InitBuffer(b, 32);
+      return;
+    }
+    case 19: {  // at the budget: 3 + 4 queue buffers at VECIN here and inQ's 1 below make 8
+      TQue<QuePosition::VECIN, 1> third;
+      TQue<QuePosition::VECIN, 1> fourth;
+      pipe.InitBuffer(third, 3, 32);
+      pipe.InitBuffer(fourth, 4, 32);
+      break;
+    }
     default:
       break;
   }
@@ -203,7 +222,8 @@ class AscendcRulesTest : public ::testing::Test {
   }
 
   // The run aborted with exactly one violation line naming `rule`, and no stats.
-  static void ExpectViolation(int mode, const std::string& rule, int n = 64) {
+  static void ExpectViolation(int mode, const std::string& rule, int n = 64,
+                              const std::string& message_part = "") {
     SCOPED_TRACE("mode " + std::to_string(mode) + ", rule " + rule);
     const CommandResult r = Run(mode, n);
     EXPECT_FALSE(r.exit.exited);
@@ -212,6 +232,7 @@ class AscendcRulesTest : public ::testing::Test {
     ASSERT_TRUE(v.has_value()) << r.output;
     EXPECT_EQ(v->rule, rule) << v->message;
     EXPECT_FALSE(v->message.empty());
+    EXPECT_NE(v->message.find(message_part), std::string::npos) << v->message;
     EXPECT_EQ(r.output.find(kStatsPrefix), std::string::npos);
   }
 
@@ -221,7 +242,7 @@ class AscendcRulesTest : public ::testing::Test {
 TempDir* AscendcRulesTest::dir_ = nullptr;
 
 TEST_F(AscendcRulesTest, CorrectKernelRunsAndReportsStats) {
-  for (int mode : {0, 16}) {
+  for (int mode : {0, 16, 19}) {  // 19: exactly at the buffer budget
     const CommandResult r = Run(mode);
     ASSERT_TRUE(r.exit.Success()) << r.exit.Describe() << "\n" << r.output;
     EXPECT_NE(r.output.find("relu ok"), std::string::npos);
@@ -250,6 +271,12 @@ TEST_F(AscendcRulesTest, WriteToInput) { ExpectViolation(11, "gm-write-to-input"
 TEST_F(AscendcRulesTest, QueueExhausted) { ExpectViolation(13, "queue-exhausted"); }
 TEST_F(AscendcRulesTest, WaitWithoutSet) { ExpectViolation(14, "sync-deadlock"); }
 TEST_F(AscendcRulesTest, DtypeMismatch) { ExpectViolation(15, "gm-dtype-mismatch"); }
+TEST_F(AscendcRulesTest, TooManyQueueBuffersAtOnePosition) {
+  ExpectViolation(17, "too-many-buffers", 64, "9 queue buffers at TPosition::VECIN");
+}
+TEST_F(AscendcRulesTest, TooManyBuffersInOneKernel) {
+  ExpectViolation(18, "too-many-buffers", 64, "65 buffers in one kernel");
+}
 
 TEST_F(AscendcRulesTest, RawGmDereferenceFaults) {
   const CommandResult r = Run(12);

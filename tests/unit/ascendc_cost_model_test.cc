@@ -30,7 +30,8 @@ LaunchStats Stats(uint32_t blocks, uint64_t bytes, uint64_t repeats, uint64_t ti
 }
 
 TEST(AscendcCostModelTest, HandCheckedSingleBlock) {
-  DeviceProfile p;  // 100 GB/s per core, 1.8 GHz, 8 issue cycles
+  DeviceProfile p;  // 1.8 GHz, 8 issue cycles
+  p.core_copy_gbps = 100;
   p.copy_setup_us = 0.5;
   const LaunchStats s = Stats(1, 1000000, 18000, 10, /*double_buffered=*/false);
   const CostEstimate e = Estimate(s, p);
@@ -56,11 +57,11 @@ TEST(AscendcCostModelTest, DoubleBufferingHidesTheSmallerTerm) {
 }
 
 TEST(AscendcCostModelTest, CoresShareHbmAndTheLastWaveCounts) {
-  DeviceProfile p;  // 48 cores, 1600 GB/s shared: 33.3 GB/s each when all are busy
+  DeviceProfile p;  // 48 cores sharing HBM: 1400 / 48 = 29.2 GB/s each when all are busy
   const uint64_t total = 48ull * 1000000;
   const CostEstimate one_wave = Estimate(Stats(48, total / 48, 0, 1, false), p);
   EXPECT_EQ(one_wave.waves, 1);
-  EXPECT_NEAR(one_wave.per_core_gbps, 1600.0 / 48, 1e-9);
+  EXPECT_NEAR(one_wave.per_core_gbps, p.hbm_gbps / 48, 1e-9);
   // 49 blocks: same total work, but a second wave for one block.
   const CostEstimate two_waves = Estimate(Stats(49, total / 49, 0, 1, false), p);
   EXPECT_EQ(two_waves.waves, 2);
@@ -75,9 +76,9 @@ TEST(AscendcCostModelTest, CoresShareHbmAndTheLastWaveCounts) {
 TEST(AscendcCostModelTest, ScalarWorkIsSerialAndExpensive) {
   DeviceProfile p;
   LaunchStats s = Stats(1, 4096, 16, 1, false);
-  s.max_block.scalar_ops = 3 * 1024;
+  s.max_block.scalar_ops = 3 * 4096;
   const CostEstimate e = Estimate(s, p);
-  EXPECT_NEAR(e.scalar_us, 3 * 1024 * p.scalar_cycles_per_op / 1800.0, 1e-9);
+  EXPECT_NEAR(e.scalar_us, 3 * 4096 * p.scalar_cycles_per_op / 1800.0, 1e-9);
   EXPECT_EQ(e.bound, "scalar");
   EXPECT_NE(e.Describe().find("scalar-bound"), std::string::npos);
   EXPECT_TRUE(e.ToJson()["estimated"].get<bool>());

@@ -14,13 +14,14 @@ TEST(AscendcDeviceProfileTest, DefaultsDescribeA910B) {
   EXPECT_DOUBLE_EQ(p.clock_ghz, 1.8);
   EXPECT_DOUBLE_EQ(p.vector_bytes_per_cycle, 256);
   EXPECT_EQ(CompileDefines(p),
-            (std::vector<std::string>{"-DCANNBOT_VECTOR_CORES=48", "-DCANNBOT_UB_BYTES=196608"}));
+            (std::vector<std::string>{"-DCANNBOT_VECTOR_CORES=48", "-DCANNBOT_UB_BYTES=196608",
+                                      "-DCANNBOT_QUE_BUFFERS_PER_POSITION=8"}));
 }
 
 TEST(AscendcDeviceProfileTest, TomlOverridesSomeFields) {
   auto p = ParseDeviceProfile(
       "name = \"910B 40-core SKU\"\nvector_cores = 40\nhbm_gbps = 1200\n"
-      "copy_setup_us = 0\n");
+      "copy_setup_us = 0\nque_buffers_per_position = 4\n");
   ASSERT_TRUE(p.ok()) << p.status().message();
   EXPECT_EQ(p->name, "910B 40-core SKU");
   EXPECT_EQ(p->vector_cores, 40);
@@ -28,6 +29,7 @@ TEST(AscendcDeviceProfileTest, TomlOverridesSomeFields) {
   EXPECT_DOUBLE_EQ(p->copy_setup_us, 0);
   EXPECT_DOUBLE_EQ(p->clock_ghz, 1.8);  // untouched
   EXPECT_EQ(CompileDefines(*p)[0], "-DCANNBOT_VECTOR_CORES=40");
+  EXPECT_EQ(CompileDefines(*p)[2], "-DCANNBOT_QUE_BUFFERS_PER_POSITION=4");
 }
 
 TEST(AscendcDeviceProfileTest, RejectsTyposAndNonsense) {
@@ -36,6 +38,7 @@ TEST(AscendcDeviceProfileTest, RejectsTyposAndNonsense) {
   EXPECT_FALSE(ParseDeviceProfile("clock_ghz = -1\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("hbm_gbps = \"fast\"\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("ub_bytes = 12\n").ok());
+  EXPECT_FALSE(ParseDeviceProfile("que_buffers_per_position = 65\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("this is not toml = = \n").ok());
 }
 

@@ -93,6 +93,11 @@ std::string CostEstimate::Describe() const {
   return text;
 }
 
+ErrorBand SpeedupRange(double speedup) {
+  return {speedup * kCalibratedError.low / kCalibratedError.high,
+          speedup * kCalibratedError.high / kCalibratedError.low};
+}
+
 double TrustedFloorUs(const CompulsoryTraffic& traffic, const DeviceProfile& profile) {
   const double bytes = static_cast<double>(traffic.input_bytes + traffic.output_bytes);
   return profile.launch_overhead_us + bytes / (profile.hbm_gbps * 1e3);  // GB/s -> bytes/us

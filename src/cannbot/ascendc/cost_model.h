@@ -13,6 +13,11 @@
 //    first and last tile: max(copy, vector) + min(copy, vector) / tiles; without it they add.
 // Measured msprof profiles of the same kernels, when a user has them, decide instead.
 //
+// Calibration: on the published measurements in tests/fixtures/ascendc/published_timings.tsv
+// the default profile's estimates lie within kCalibratedError of the measured times
+// (tests/unit/ascendc_calibration_test.cc holds them there); a speedup estimate is shown with
+// the range that error allows (SpeedupRange), never as a bare number.
+//
 // Thread-safety: pure functions.
 #pragma once
 
@@ -44,6 +49,17 @@ struct CostEstimate {
 };
 
 CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile);
+
+// Estimate / measured time, lowest and highest, over the published measurements.
+struct ErrorBand {
+  double low;
+  double high;
+};
+inline constexpr ErrorBand kCalibratedError{0.85, 1.18};
+
+// The speedups a `speedup` estimate allows when each of its two estimates may be off by
+// kCalibratedError independently: {speedup x low / high, speedup x high / low}.
+ErrorBand SpeedupRange(double speedup);
 
 // The least time any launch moving `traffic` could take: the launch overhead plus the
 // compulsory bytes at the device's whole HBM bandwidth. Computed from tensor sizes alone, never

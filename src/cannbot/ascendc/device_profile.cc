@@ -62,6 +62,13 @@ Result<DeviceProfile> ParseDeviceProfile(const std::string& toml_text) {
           static_cast<int>(node.as_integer()->get());
       continue;
     }
+    if (name == "que_buffers_per_position") {  // 64 buffers per kernel bound it from above
+      if (!node.is_integer() || node.as_integer()->get() < 1 || node.as_integer()->get() > 64) {
+        return Status::InvalidArgument("device profile: " + name + " must be an integer 1..64");
+      }
+      profile.que_buffers_per_position = static_cast<int>(node.as_integer()->get());
+      continue;
+    }
     if (auto it = integer.find(name); it != integer.end()) {
       if (!node.is_integer() || node.as_integer()->get() < 1024) {
         return Status::InvalidArgument("device profile: " + name + " must be an integer >= 1024");
@@ -100,7 +107,9 @@ std::string DescribeDevice(const DeviceProfile& p) {
 
 std::vector<std::string> CompileDefines(const DeviceProfile& profile) {
   return {"-DCANNBOT_VECTOR_CORES=" + std::to_string(profile.vector_cores),
-          "-DCANNBOT_UB_BYTES=" + std::to_string(profile.ub_bytes)};
+          "-DCANNBOT_UB_BYTES=" + std::to_string(profile.ub_bytes),
+          "-DCANNBOT_QUE_BUFFERS_PER_POSITION=" +
+              std::to_string(profile.que_buffers_per_position)};
 }
 
 }  // namespace cannbot::ascendc

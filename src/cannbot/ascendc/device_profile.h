@@ -17,20 +17,25 @@
 
 namespace cannbot::ascendc {
 
+// The copy, scalar and launch defaults are calibrated (docs/ascendc.md, "Calibration"): fitted
+// to published on-board measurements of Atlas A2 kernels whose counts are known
+// (tests/fixtures/ascendc/published_timings.tsv), where every estimate lands within
+// kCalibratedError (cost_model.h) of the measured time.
 struct DeviceProfile {
   std::string name = "Ascend910B (approximate)";
   int vector_cores = 48;                 // AIV cores: blocks run on these, one wave at a time
   int cube_cores = 24;                   // AIC cores (reported; vector kernels do not use them)
   long long ub_bytes = 196608;           // Unified Buffer per core (192 KB)
+  int que_buffers_per_position = 8;      // InitBuffer's queue buffers on one TPosition (A2: 8)
   double clock_ghz = 1.8;                // AI core clock
   double vector_bytes_per_cycle = 256;   // one repeat per cycle for simple instructions
-  double complex_cycles_per_repeat = 4;  // Exp, Ln, Sqrt, Rsqrt, Div, Reciprocal
+  double complex_cycles_per_repeat = 4;  // Exp, Ln, Sqrt, Div...: a quarter of Add's rate
   double vector_issue_cycles = 8;        // start-up of each vector instruction
-  double scalar_cycles_per_op = 4;       // one LocalTensor element read or write on the scalar unit
-  double hbm_gbps = 1600;                // device HBM bandwidth shared by the active cores, GB/s
-  double core_copy_gbps = 100;           // what one core's copy engines can move at most, GB/s
-  double copy_setup_us = 0.1;            // fixed cost of one DataCopy (~180 cycles of MTE start-up)
-  double launch_overhead_us = 3;         // kernel launch and block dispatch
+  double scalar_cycles_per_op = 10;      // one LocalTensor element access, with the loop around it
+  double hbm_gbps = 1400;                // HBM bandwidth the active cores share, as achieved, GB/s
+  double core_copy_gbps = 60;            // what one core's copy engines move at most, GB/s
+  double copy_setup_us = 0.005;          // fixed cost of one DataCopy (copies queue and overlap)
+  double launch_overhead_us = 20;        // launch, block dispatch and kernel start-up (all cores)
 };
 
 // The defaults above.

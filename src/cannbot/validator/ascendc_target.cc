@@ -296,15 +296,21 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
   report.candidate = timing(estimates[1]);
   report.rounds = 1;
   report.speedup = estimates[0].total_us / std::max(estimates[1].total_us, 1e-9);
-  report.speedup_ci = {report.speedup, report.speedup};
+  // The interval is the model's calibrated error, not a statistical one: the gate below still
+  // judges the point estimate, and the reason shows the range.
+  const ascendc::ErrorBand range = ascendc::SpeedupRange(report.speedup);
+  report.speedup_ci = {range.low, range.high};
   report.estimate_detail = "baseline " + estimates[0].Describe() + "; candidate " +
                            estimates[1].Describe();
   char ratio[32];
   std::snprintf(ratio, sizeof(ratio), "%.2fx", report.speedup);
   if (report.speedup >= config.min_speedup) {
     report.ok = true;
+    char band[96];
+    std::snprintf(band, sizeof(band), "%.3gx-%.3gx", range.low, range.high);
     report.reason = std::string("an estimated ") + ratio + " faster than the baseline on " +
-                    device.name + " (cost model, not a measurement)";
+                    device.name + " (cost model, not a measurement; " + band +
+                    " within its calibrated error)";
   } else {
     report.layer = Layer::kPerf;
     report.reason = std::string("not faster by the estimate: ") + ratio + " on " + device.name +
