@@ -107,6 +107,8 @@ TEST(AscendcCalibrationTest, ASpeedupIsShownWithTheRangeTheErrorAllows) {
   EXPECT_NEAR(range.high, 10.0 * kCalibratedError.high / kCalibratedError.low, 1e-12);
   EXPECT_LT(range.low, 10.0);
   EXPECT_GT(range.high, 10.0);
+  EXPECT_EQ(DescribeRange({905.4, 1740.2}), "905x-1740x");
+  EXPECT_EQ(DescribeRange({1.714, 23.71}), "1.71x-23.7x");
 }
 
 }  // namespace

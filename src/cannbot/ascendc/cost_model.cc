@@ -98,6 +98,15 @@ ErrorBand SpeedupRange(double speedup) {
           speedup * kCalibratedError.high / kCalibratedError.low};
 }
 
+std::string DescribeRange(const ErrorBand& range) {
+  auto ratio = [](double x) {
+    char text[32];
+    std::snprintf(text, sizeof(text), x >= 100 ? "%.0fx" : x >= 10 ? "%.1fx" : "%.2fx", x);
+    return std::string(text);
+  };
+  return ratio(range.low) + "-" + ratio(range.high);
+}
+
 double TrustedFloorUs(const CompulsoryTraffic& traffic, const DeviceProfile& profile) {
   const double bytes = static_cast<double>(traffic.input_bytes + traffic.output_bytes);
   return profile.launch_overhead_us + bytes / (profile.hbm_gbps * 1e3);  // GB/s -> bytes/us

@@ -60,6 +60,8 @@ inline constexpr ErrorBand kCalibratedError{0.85, 1.18};
 // The speedups a `speedup` estimate allows when each of its two estimates may be off by
 // kCalibratedError independently: {speedup x low / high, speedup x high / low}.
 ErrorBand SpeedupRange(double speedup);
+// "905x-1740x", "1.71x-2.37x": digits that fit the size.
+std::string DescribeRange(const ErrorBand& range);
 
 // The least time any launch moving `traffic` could take: the launch overhead plus the
 // compulsory bytes at the device's whole HBM bandwidth. Computed from tensor sizes alone, never

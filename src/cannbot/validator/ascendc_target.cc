@@ -306,11 +306,9 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
   std::snprintf(ratio, sizeof(ratio), "%.2fx", report.speedup);
   if (report.speedup >= config.min_speedup) {
     report.ok = true;
-    char band[96];
-    std::snprintf(band, sizeof(band), "%.3gx-%.3gx", range.low, range.high);
     report.reason = std::string("an estimated ") + ratio + " faster than the baseline on " +
-                    device.name + " (cost model, not a measurement; " + band +
-                    " within its calibrated error)";
+                    device.name + " (cost model, not a measurement; " +
+                    ascendc::DescribeRange(range) + " within its calibrated error)";
   } else {
     report.layer = Layer::kPerf;
     report.reason = std::string("not faster by the estimate: ") + ratio + " on " + device.name +

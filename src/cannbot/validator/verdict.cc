@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cannbot/ascendc/cost_model.h"
+
 namespace cannbot::validator {
 namespace {
 
@@ -66,8 +68,10 @@ std::string Verdict::RenderText() const {
         << " by the cost model (not measured)\n";
     out << Format("  baseline   %9.3f us (estimated)\n  candidate  %9.3f us (estimated)\n",
                   perf->baseline.median_seconds * 1e6, perf->candidate.median_seconds * 1e6);
-    out << Format("  speedup    %.2fx (%.3gx-%.3gx within the model's calibrated error), bar %.2fx\n",
-                  perf->speedup, perf->speedup_ci.low, perf->speedup_ci.high, perf->min_speedup);
+    out << Format("  speedup    %.2fx (%s within the model's calibrated error), bar %.2fx\n",
+                  perf->speedup,
+                  ascendc::DescribeRange({perf->speedup_ci.low, perf->speedup_ci.high}).c_str(),
+                  perf->min_speedup);
     out << "  " << perf->estimate_detail << "\n";
   } else if (perf && perf->rounds > 0) {
     out << "\n  perf shape " << perf->shape << ", " << perf->rounds << " rounds";
