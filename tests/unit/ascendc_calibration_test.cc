@@ -53,7 +53,7 @@ std::vector<Published> ReadTable() {
     p.stats.overlap = f[9] == "1";
     p.stats.buffer_num = p.stats.overlap ? 2 : 1;
     p.stats.tiles = std::stoull(f[10]);
-    p.stats.total = b;
+    p.stats.total = b;  // totals only feed the imbalance, not the estimate checked here
     p.measured_us = std::stod(f[11]);
     rows.push_back(p);
   }

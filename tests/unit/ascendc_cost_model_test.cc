@@ -23,9 +23,12 @@ LaunchStats Stats(uint32_t blocks, uint64_t bytes, uint64_t repeats, uint64_t ti
   b.vector_instructions = tiles;
   b.vector_repeats = repeats;
   s.max_block = b;
-  s.total = b;
-  s.total.gm_to_ub_bytes *= blocks;
-  s.total.ub_to_gm_bytes *= blocks;
+  s.total = b;  // every block alike
+  for (uint64_t* counter : {&s.total.gm_to_ub_bytes, &s.total.ub_to_gm_bytes,
+                            &s.total.gm_to_ub_copies, &s.total.ub_to_gm_copies,
+                            &s.total.vector_instructions, &s.total.vector_repeats}) {
+    *counter *= blocks;
+  }
   return s;
 }
 
@@ -91,6 +94,32 @@ TEST(AscendcCostModelTest, ComplexRepeatsCostMore) {
   s.max_block.vector_complex_repeats = 1000;
   EXPECT_NEAR(Estimate(s, p).vector_us - simple, 1000 * (p.complex_cycles_per_repeat - 1) / 1800.0,
               1e-9);
+}
+
+// 48 blocks where one (the tail core of an uneven split) does twice the work of the others:
+// the estimate pays for it and says so; the pipes' shares follow the terms.
+TEST(AscendcCostModelTest, AnUnevenSplitShowsAsImbalanceAndThePipesAsShares) {
+  DeviceProfile p;
+  LaunchStats even = Stats(48, 1000000, 8000, 4, /*double_buffered=*/true);
+  even.ub_high_water_bytes = 96 * 1024;
+  even.ub_capacity_bytes = 192 * 1024;
+  const CostEstimate balanced = Estimate(even, p);
+  EXPECT_NEAR(balanced.imbalance, 1.0, 1e-9);
+
+  LaunchStats uneven = even;  // the same total work, but the slowest block does 2 shares
+  uneven.max_block = Stats(1, 2000000, 16000, 8, true).max_block;
+  const CostEstimate tail = Estimate(uneven, p);
+  EXPECT_NEAR(tail.imbalance, 2.0, 0.05);
+  EXPECT_GT(tail.total_us, balanced.total_us);
+
+  EXPECT_NEAR(balanced.copy_busy, balanced.copy_us / balanced.block_us, 1e-12);
+  EXPECT_NEAR(balanced.vector_busy, balanced.vector_us / balanced.block_us, 1e-12);
+  EXPECT_GT(balanced.copy_busy + balanced.vector_busy, 1.0);  // overlapped, both at work
+  EXPECT_DOUBLE_EQ(balanced.scalar_busy, 0);
+  const std::string text = tail.Describe();
+  EXPECT_NE(text.find("slowest block 2.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("UB high water 96 of 192 KB"), std::string::npos) << text;
+  EXPECT_NEAR(tail.ToJson()["imbalance"].get<double>(), tail.imbalance, 1e-12);
 }
 
 // A statistics line that claims its bytes were spread over many blocks (a tiny slowest block)

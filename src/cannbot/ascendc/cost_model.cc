@@ -11,6 +11,51 @@ namespace {
 // GB/s (1e9 bytes per second) as bytes per microsecond.
 double BytesPerUs(double gbps) { return gbps * 1e3; }
 
+// One block's counters as real numbers, scaled (1 / blocks gives the average block).
+struct Work {
+  double bytes = 0, copies = 0, simple_repeats = 0, complex_repeats = 0, instructions = 0,
+         scalar_ops = 0;
+};
+
+Work Scaled(const WorkCounters& c, double factor) {
+  Work w;
+  w.bytes = static_cast<double>(c.gm_to_ub_bytes + c.ub_to_gm_bytes) * factor;
+  w.copies = static_cast<double>(c.gm_to_ub_copies + c.ub_to_gm_copies) * factor;
+  const uint64_t complex = std::min(c.vector_repeats, c.vector_complex_repeats);
+  w.simple_repeats = static_cast<double>(c.vector_repeats - complex) * factor;
+  w.complex_repeats = static_cast<double>(complex) * factor;
+  w.instructions = static_cast<double>(c.vector_instructions) * factor;
+  w.scalar_ops = static_cast<double>(c.scalar_ops) * factor;
+  return w;
+}
+
+struct BlockTime {
+  double copy_us = 0, vector_us = 0, scalar_us = 0, overlap_saved_us = 0, block_us = 0;
+};
+
+BlockTime TimeBlock(const Work& w, const LaunchStats& stats, const DeviceProfile& profile,
+                    double per_core_gbps) {
+  BlockTime t;
+  const double cycles_per_us = profile.clock_ghz * 1e3;
+  t.copy_us = w.bytes / BytesPerUs(per_core_gbps) + w.copies * profile.copy_setup_us;
+  // Repeats are 256-byte units; a device with a narrower unit needs more cycles per repeat.
+  const double width_factor = 256.0 / profile.vector_bytes_per_cycle;
+  const double vector_cycles =
+      (w.simple_repeats + w.complex_repeats * profile.complex_cycles_per_repeat) * width_factor +
+      w.instructions * profile.vector_issue_cycles;
+  t.vector_us = vector_cycles / cycles_per_us;
+  t.scalar_us = w.scalar_ops * profile.scalar_cycles_per_op / cycles_per_us;
+  const double serial = t.copy_us + t.vector_us;
+  double pipelined = serial;
+  if (stats.overlap && stats.tiles >= 2) {
+    pipelined = std::max(t.copy_us, t.vector_us) +
+                std::min(t.copy_us, t.vector_us) / static_cast<double>(stats.tiles);
+  }
+  t.overlap_saved_us = serial - pipelined;
+  t.block_us = pipelined + t.scalar_us;
+  return t;
+}
+
 }  // namespace
 
 CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile) {
@@ -21,32 +66,27 @@ CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile) {
   e.waves = (blocks + cores - 1) / cores;
   e.per_core_gbps = std::min(profile.core_copy_gbps, profile.hbm_gbps / e.active_cores);
 
-  const WorkCounters& b = stats.max_block;
-  const double cycles_per_us = profile.clock_ghz * 1e3;
-  const double bytes = static_cast<double>(b.gm_to_ub_bytes + b.ub_to_gm_bytes);
-  const double copies = static_cast<double>(b.gm_to_ub_copies + b.ub_to_gm_copies);
-  e.copy_us = bytes / BytesPerUs(e.per_core_gbps) + copies * profile.copy_setup_us;
-
-  // Repeats are 256-byte units; a device with a narrower unit needs more cycles per repeat.
-  const double width_factor = 256.0 / profile.vector_bytes_per_cycle;
-  const double simple =
-      static_cast<double>(b.vector_repeats - std::min(b.vector_repeats, b.vector_complex_repeats));
-  const double complex = static_cast<double>(b.vector_complex_repeats);
-  const double vector_cycles =
-      (simple + complex * profile.complex_cycles_per_repeat) * width_factor +
-      static_cast<double>(b.vector_instructions) * profile.vector_issue_cycles;
-  e.vector_us = vector_cycles / cycles_per_us;
-  e.scalar_us = static_cast<double>(b.scalar_ops) * profile.scalar_cycles_per_op / cycles_per_us;
-
-  const double serial = e.copy_us + e.vector_us;
-  double pipelined = serial;
-  if (stats.overlap && stats.tiles >= 2) {
-    pipelined = std::max(e.copy_us, e.vector_us) +
-                std::min(e.copy_us, e.vector_us) / static_cast<double>(stats.tiles);
-  }
-  e.overlap_saved_us = serial - pipelined;
-  e.block_us = pipelined + e.scalar_us;
+  const BlockTime slowest = TimeBlock(Scaled(stats.max_block, 1.0), stats, profile,
+                                      e.per_core_gbps);
+  e.copy_us = slowest.copy_us;
+  e.vector_us = slowest.vector_us;
+  e.scalar_us = slowest.scalar_us;
+  e.overlap_saved_us = slowest.overlap_saved_us;
+  e.block_us = slowest.block_us;
   e.total_us = profile.launch_overhead_us + e.waves * e.block_us;
+
+  // The average block does the launch's work divided evenly; the slowest one's excess over
+  // it is what an uneven split (a tail core) costs.
+  const double mean = TimeBlock(Scaled(stats.total, 1.0 / blocks), stats, profile,
+                                e.per_core_gbps).block_us;
+  e.imbalance = mean > 0 ? e.block_us / mean : 1.0;
+  if (e.block_us > 0) {
+    e.copy_busy = e.copy_us / e.block_us;
+    e.vector_busy = e.vector_us / e.block_us;
+    e.scalar_busy = e.scalar_us / e.block_us;
+  }
+  e.ub_high_water_bytes = stats.ub_high_water_bytes;
+  e.ub_capacity_bytes = stats.ub_capacity_bytes;
 
   const double total_bytes =
       static_cast<double>(stats.total.gm_to_ub_bytes + stats.total.ub_to_gm_bytes);
@@ -80,16 +120,26 @@ nlohmann::json CostEstimate::ToJson() const {
                         {"waves", waves},
                         {"per_core_gbps", per_core_gbps},
                         {"achieved_gbps", achieved_gbps},
+                        {"imbalance", imbalance},
+                        {"busy", {{"copy", copy_busy}, {"vector", vector_busy},
+                                  {"scalar", scalar_busy}}},
+                        {"ub_high_water_bytes", ub_high_water_bytes},
+                        {"ub_capacity_bytes", ub_capacity_bytes},
                         {"bound", bound}};
 }
 
 std::string CostEstimate::Describe() const {
-  char text[320];
+  char text[512];
   std::snprintf(text, sizeof(text),
                 "%.4g us estimated (%d core%s x %d wave%s; block %.4g us: copy %.4g, vector "
-                "%.4g, scalar %.4g, overlap saved %.4g; %s-bound)",
+                "%.4g, scalar %.4g, overlap saved %.4g; %s-bound; slowest block %.2fx the "
+                "mean; pipes busy: MTE %.0f%%, vector %.0f%%, scalar %.0f%%; UB high water "
+                "%llu of %llu KB)",
                 total_us, active_cores, active_cores == 1 ? "" : "s", waves, waves == 1 ? "" : "s",
-                block_us, copy_us, vector_us, scalar_us, overlap_saved_us, bound.c_str());
+                block_us, copy_us, vector_us, scalar_us, overlap_saved_us, bound.c_str(),
+                imbalance, copy_busy * 100, vector_busy * 100, scalar_busy * 100,
+                static_cast<unsigned long long>(ub_high_water_bytes / 1024),
+                static_cast<unsigned long long>(ub_capacity_bytes / 1024));
   return text;
 }
 

@@ -41,10 +41,22 @@ struct CostEstimate {
   double per_core_gbps = 0;     // the copy bandwidth one block gets
   double achieved_gbps = 0;     // total GM bytes / total_us
   std::string bound;            // "copy", "vector", "scalar" or "launch": the largest term
+  // What msprof's op summary would show. The slowest block's time over the average block's
+  // (1 = an even split; a tail core or an uneven tiling shows above 1), the share of the
+  // slowest block's time each pipe works (MTE2+MTE3 copies, vector, scalar; with double
+  // buffering copy and vector overlap, so the shares may add to more than 1), and the UB
+  // the kernel used.
+  double imbalance = 1;
+  double copy_busy = 0;
+  double vector_busy = 0;
+  double scalar_busy = 0;
+  uint64_t ub_high_water_bytes = 0;
+  uint64_t ub_capacity_bytes = 0;
 
   nlohmann::json ToJson() const;
   // "12.3 us estimated (48 cores x 1 wave; block 9.1 us: copy 8.7, vector 2.0, scalar 0.0,
-  //  overlap saved 1.6; copy-bound)"
+  //  overlap saved 1.6; copy-bound; slowest block 1.02x the mean; pipes busy: MTE 96%,
+  //  vector 22%, scalar 0%; UB high water 96 of 192 KB)"
   std::string Describe() const;
 };
 
