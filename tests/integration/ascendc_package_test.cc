@@ -160,6 +160,24 @@ TEST_F(AscendcPackageTest, ATilingKeyTheKernelHandlesRunsAndOneItDoesNotIsNamed)
       << bad->RenderText();
 }
 
+// A kernel that calls Ascend C APIs the emulation lacks hears their names and lines, once
+// each, and that they are missing from the emulation, not a wall of template errors.
+TEST_F(AscendcPackageTest, AnApiTheEmulationLacksIsNamedWithItsLine) {
+  const std::string kernel_call = "Add(z, x, y, static_cast<int32_t>(n));";
+  auto report = Run(Variant("unemulated", "op_kernel/add_custom.cpp",
+                            {{kernel_call, kernel_call + "\n      SoftMax<T>(z, x, y, n);\n"
+                                                         "      SoftMax<T>(z, x, y, n);\n"
+                                                         "      DumpTensor(z, 1, n);"}}));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  const std::string reason = Failure(*report);
+  EXPECT_NE(reason.find("not declared: SoftMax (op_kernel/add_custom.cpp:"), std::string::npos)
+      << reason;
+  EXPECT_NE(reason.find(", DumpTensor (op_kernel/add_custom.cpp:"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("SoftMax", reason.find("SoftMax") + 1), std::string::npos) << reason;
+  EXPECT_NE(reason.find("cannbot's CPU emulation does not have them yet"), std::string::npos)
+      << reason;
+}
+
 struct BrokenTiling {
   const char* name;
   const char* from;

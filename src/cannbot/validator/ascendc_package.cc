@@ -189,6 +189,7 @@ Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op, const std:
                        "extern \"C\" void cannbot_plain_entry(" + params + ") {}\n";
   build.runtime_symbol_markers = {"cannbot_ascendc", "cannbot_detail", "cannbot_package",
                                   "cannbot_host", "ops6OpDef", "gert", "platform_ascendc"};
+  build.undeclared_names_note = kAscendcUndeclaredNote;
   return target;
 }
 

@@ -138,6 +138,7 @@ Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op) {
   build.contract = ascendc::TilingSignature(op) + "; " + ascendc::KernelSignature(op);
   build.plain_source = PlainKernel(op);
   build.runtime_symbol_markers = {"cannbot_ascendc", "cannbot_detail"};
+  build.undeclared_names_note = kAscendcUndeclaredNote;
   return target;
 }
 

@@ -32,6 +32,11 @@ struct AscendcTarget {
 // Reads the emulation headers from the data directory.
 Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op);
 
+// Said after the names a kernel's failed build did not know (TargetBuild::undeclared_names_note).
+inline constexpr char kAscendcUndeclaredNote[] =
+    "Where these are Ascend C APIs, cannbot's CPU emulation does not have them yet "
+    "(docs/ascendc.md lists what it emulates).";
+
 // Every emulation header (device and host API) by the path a kernel or an operator package
 // includes it by ("kernel_operator.h", "register/op_def_registry.h").
 Result<SourceFiles> AscendcEmulationFiles();

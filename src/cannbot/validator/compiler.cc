@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
+#include <regex>
 #include <sstream>
 
 #include "cannbot/util/fs.h"
@@ -43,6 +45,25 @@ std::string CompilerIdentity(const std::string& resolved) {
   return resolved + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime);
 }
 
+// "SoftMax (op_kernel/x.cpp:81), WholeReduceMax (op_kernel/x.cpp:82)": each name GCC said
+// was not declared or not a member of a namespace, once, in order, at most eight.
+std::string UndeclaredNames(const std::string& log) {
+  static const std::regex kUndeclared(
+      R"(([^\s:]+:\d+):\d+: error: '([A-Za-z_][A-Za-z0-9_:]*)' )"
+      R"((was not declared in this scope|is not a member of))");
+  std::vector<std::string> seen;
+  std::string out;
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), kUndeclared);
+       it != std::sregex_iterator() && seen.size() < 8; ++it) {
+    const std::string name = (*it)[2];
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+    seen.push_back(name);
+    if (!out.empty()) out += ", ";
+    out += name + " (" + (*it)[1].str() + ")";
+  }
+  return out;
+}
+
 // One sentence a person can act on, from what the compiler printed.
 std::string ExplainFailure(const TargetBuild& target, const CommandResult& run) {
   const std::string& log = run.output;
@@ -59,6 +80,12 @@ std::string ExplainFailure(const TargetBuild& target, const CommandResult& run) 
   }
   if (log.find("undefined reference to") != std::string::npos) {
     return "the kernel does not link: " + FirstErrorLine(log);
+  }
+  if (!target.undeclared_names_note.empty()) {
+    const std::string names = UndeclaredNames(log);
+    if (!names.empty()) {
+      return "compilation failed: not declared: " + names + ". " + target.undeclared_names_note;
+    }
   }
   std::string first = FirstErrorLine(log);
   if (first.empty()) first = "the compiler " + run.exit.Describe();
@@ -142,9 +169,9 @@ TargetBuild Compiler::Resolve(const ops::OpSpec& op, const TargetBuild& target) 
 
 std::string Compiler::CacheKey(const TargetBuild& target, const std::string& source,
                                const SourceFiles& files) const {
-  // Bumped whenever how cannbot builds changes (environment, prelude, fixed flags), so old
-  // entries are never served for the new way.
-  constexpr const char* kBuildRecipeVersion = "build-recipe-3";
+  // Bumped whenever how cannbot builds changes (environment, prelude, fixed flags) or explains
+  // a failure (the reason is cached with the result), so old entries are never served.
+  constexpr const char* kBuildRecipeVersion = "build-recipe-4";
   std::string material = kBuildRecipeVersion;
   material += '\0';
   material += compiler_identity_;
@@ -157,7 +184,7 @@ std::string Compiler::CacheKey(const TargetBuild& target, const std::string& sou
   material += Join(config_.flags);
   material += '\0';
   material += target.name + '\0' + Join(target.flags) + '\0' + target.prelude + '\0' +
-              target.wrapper + '\0';
+              target.wrapper + '\0' + target.undeclared_names_note + '\0';
   for (const auto& [name, text] : target.files) material += name + '\0' + text + '\0';
   for (const auto& [name, text] : files) material += "file:" + name + '\0' + text + '\0';
   material += source;

@@ -70,6 +70,9 @@ struct TargetBuild {
   // Symbols containing one of these belong to the target's own runtime headers (template
   // instantiations the kernel pulls in) and are not the kernel claiming a reserved name.
   std::vector<std::string> runtime_symbol_markers;
+  // Said after the names a failed build did not know ("SoftMax (line 81)"), when the target
+  // emulates an API a kernel may use more of than it has ("" = the plain first error).
+  std::string undeclared_names_note;
 };
 
 // Files a kernel brings along (an operator package's headers and host code), by path relative
