@@ -29,7 +29,7 @@ struct DeviceProfile {
   int que_buffers_per_position = 8;      // InitBuffer's queue buffers on one TPosition (A2: 8)
   double clock_ghz = 1.8;                // AI core clock
   double vector_bytes_per_cycle = 256;   // one repeat per cycle for simple instructions
-  double complex_cycles_per_repeat = 4;  // Exp, Ln, Sqrt, Div...: a quarter of Add's rate
+  double complex_cycles_per_repeat = 4;  // Exp, Ln, Sqrt, Rsqrt, Div, Reciprocal
   double vector_issue_cycles = 8;        // start-up of each vector instruction
   double scalar_cycles_per_op = 10;      // one LocalTensor element access, with the loop around it
   double hbm_gbps = 1400;                // HBM bandwidth the active cores share, as achieved, GB/s
