@@ -19,6 +19,8 @@ PACKAGES=(
   libcpp-httplib-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libcurl4-openssl-dev
   libcli11-dev libgtest-dev libgmock-dev libffi-dev libssl-dev libseccomp-dev
   libyaml-cpp-dev libtomlplusplus-dev
+  libpq-dev   # the PostgreSQL job store (store/postgres.cc)
+  postgresql  # tests only: they start a private server (tests/integration/postgres_server.h)
   libcsv-dev  # benchmark only: the comparison in bench/profile_import_bench.cc
   libopenblas-dev libdnnl-dev  # benchmark only: vendor rows of bench/ops_bench.cc
   wrk        # benchmark only: bench/daemon_bench.cc (it has its own load client without it)

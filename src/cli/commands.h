@@ -33,6 +33,7 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry);
 Command RegisterSuggest(CLI::App& app, const ops::Registry& registry);
 Command RegisterSkills(CLI::App& app);
 Command RegisterServe(CLI::App& app, const ops::Registry& registry);
+Command RegisterWorker(CLI::App& app, const ops::Registry& registry);
 Command RegisterCi(CLI::App& app, const ops::Registry& registry);
 Command RegisterMachine(CLI::App& app);
 

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       RegisterValidate(app, registry), RegisterSuggest(app, registry),
       RegisterDiagnose(app, registry), RegisterOps(app, registry),
       RegisterSkills(app),             RegisterServe(app, registry),
+      RegisterWorker(app, registry),
       RegisterCi(app, registry),       RegisterMachine(app)};
   try {
     app.parse(argc, argv);

@@ -1,6 +1,10 @@
 // `cannbot serve`: the daemon. Settings come from the config file, then CANNBOT_* variables,
 // then these flags. Binds 127.0.0.1 unless told otherwise. SIGTERM or SIGINT: stop accepting
 // work, give running jobs the grace period, checkpoint the rest, exit 0.
+//
+// `cannbot worker --store postgresql://...`: the same process without the API unless asked
+// (--port): it claims jobs from the shared store, one at a time by default, and serves
+// /healthz and /metrics on the port when one is given (docs/scaling.md).
 #include <signal.h>
 
 #include <cstdio>
@@ -28,6 +32,10 @@ struct ServeFlags {
   int workers = 0;
   int queue_size = 0;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::string store;              // --store: the shared job store
+  bool api_only = false;          // --api-only: run no jobs here
+  double lease_seconds = 0;       // --lease-seconds, 0 = from the config
+  bool worker = false;            // `cannbot worker`
 };
 
 Status BuildConfig(const ServeFlags& flags, config::Config* config) {
@@ -39,6 +47,17 @@ Status BuildConfig(const ServeFlags& flags, config::Config* config) {
   if (!flags.db.empty()) config->db = flags.db;
   if (flags.workers > 0) config->server.workers = flags.workers;
   if (flags.queue_size > 0) config->server.queue_size = flags.queue_size;
+  if (!flags.store.empty()) config->server.store = flags.store;
+  if (flags.api_only) config->server.run_jobs = false;
+  if (flags.lease_seconds > 0) config->server.lease_seconds = flags.lease_seconds;
+  if (flags.worker) {
+    if (config->server.store.empty()) {
+      return Status::InvalidArgument("cannbot worker needs a shared store: --store "
+                                     "postgresql://user@host:port/db (or [server] store)");
+    }
+    config->server.run_jobs = true;
+    if (flags.workers <= 0) config->server.workers = 1;  // timings must not overlap
+  }
   if (config->server.port < 0 || config->server.port > 65535) {
     return Status::InvalidArgument("the port must be from 0 to 65535");
   }
@@ -81,6 +100,15 @@ int Run(const ServeFlags& flags, const ops::Registry& registry) {
   if (!service.ok()) return ReportError(service.status(), false);
   s = (*service)->Start();
   if (!s.ok()) return ReportError(s, false);
+  if (flags.worker && flags.port < 0) {  // a worker without an API: jobs only
+    log->info("worker running; SIGTERM or SIGINT stops it");
+    int signal = 0;
+    sigwait(&signals, &signal);
+    (*service)->Shutdown(std::chrono::milliseconds(static_cast<int64_t>(
+        std::max(0.0, config.server.shutdown_grace_seconds) * 1000)));
+    log->info("stopped");
+    return kExitOk;
+  }
   service::Api api(service->get(), config.server.tokens);
   service::HttpServerOptions http;
   http.host = config.server.host;
@@ -129,6 +157,34 @@ Command RegisterServe(CLI::App& app, const ops::Registry& registry) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--queue-size", flags->queue_size, "Queued jobs before 429 (default 256)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--store", flags->store,
+                  "Shared job store, postgresql://user@host:port/db (default: the --db file)");
+  cmd->add_flag("--api-only", flags->api_only,
+                "Run no jobs here: an API front end over a shared store");
+  cmd->add_option("--lease-seconds", flags->lease_seconds,
+                  "Shared store: how long a claim lasts unless renewed (default 30)")
+      ->check(CLI::PositiveNumber);
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
+}
+
+Command RegisterWorker(CLI::App& app, const ops::Registry& registry) {
+  auto flags = std::make_shared<ServeFlags>();
+  flags->worker = true;
+  CLI::App* cmd = app.add_subcommand(
+      "worker", "Run jobs from a shared PostgreSQL job store (one machine of a fleet)");
+  cmd->add_option("--store", flags->store, "The shared job store, postgresql://user@host:port/db");
+  cmd->add_option("--db", flags->db, "Local store file (compile cache, machine model)");
+  cmd->add_option("--config", flags->config_file, "Config file (TOML or JSON)");
+  cmd->add_option("--workers", flags->workers, "Jobs run at once (default 1)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--lease-seconds", flags->lease_seconds,
+                  "How long a claim lasts unless renewed (default 30)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--port", flags->port, "Serve /healthz and /metrics (and the API) here")
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--host", flags->host, "Address to bind with --port (default 127.0.0.1)");
+  cmd->add_option("--port-file", flags->port_file, "Write the bound port to this file");
+  AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
   return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 

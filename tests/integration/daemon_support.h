@@ -79,7 +79,7 @@ class Daemon {
     const std::string port_file = dir_->File("port");
     RemoveAll(port_file);
     SpawnOptions spawn;
-    spawn.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot", "serve",
+    spawn.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot", command_,
                   "--port", std::to_string(port), "--port-file", port_file,
                   "--db", dir_->File("cannbot.db")};
     if (!options_.config_toml.empty()) {
@@ -90,7 +90,7 @@ class Daemon {
     // The daemon's settings come from the test alone, not from the caller's environment.
     spawn.extra_environment = options_.env;
     for (const char* name : {"CANNBOT_TOKENS", "CANNBOT_LLM_URL", "CANNBOT_MODEL", "CANNBOT_HOST",
-                             "CANNBOT_PORT", "CANNBOT_WORKERS"}) {
+                             "CANNBOT_PORT", "CANNBOT_WORKERS", "CANNBOT_STORE"}) {
       const std::string prefix = std::string(name) + "=";
       bool given = false;
       for (const std::string& e : options_.env) given |= e.rfind(prefix, 0) == 0;
@@ -113,6 +113,9 @@ class Daemon {
     }
     return false;
   }
+
+  // Runs `cannbot worker` (a shared store's worker, with its API) instead of `serve`.
+  void RunAsWorker() { command_ = "worker"; }
 
   // A crash: SIGKILL, no shutdown at all.
   void Kill9() {
@@ -198,6 +201,7 @@ class Daemon {
     return all;
   }
   int port() const { return port_; }
+  pid_t pid() const { return child_ ? child_->pid() : -1; }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   std::string File(const std::string& name) const { return dir_->File(name); }
 
@@ -230,6 +234,7 @@ class Daemon {
   }
 
   Options options_;
+  std::string command_ = "serve";
   std::unique_ptr<TempDir> dir_;
   std::unique_ptr<ChildProcess> child_;
   int port_ = 0;

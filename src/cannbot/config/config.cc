@@ -98,7 +98,8 @@ Status ReadLoop(const Json& j, optimize::LoopConfig* loop) {
 Status ReadServer(const Json& j, ServerConfig* server) {
   static const char* kKeys[] = {"host", "port", "tokens", "queue_size", "workers",
                                 "max_body_bytes", "retention_days", "retention_jobs",
-                                "shutdown_grace_seconds", "http_threads", "llm_urls"};
+                                "shutdown_grace_seconds", "http_threads", "llm_urls", "store",
+                                "run_jobs", "lease_seconds"};
   for (const auto& [key, value] : j.items()) {
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       return Unknown("server.", key);
@@ -115,6 +116,9 @@ Status ReadServer(const Json& j, ServerConfig* server) {
   CANNBOT_RETURN_IF_ERROR(
       Read(j, "shutdown_grace_seconds", &server->shutdown_grace_seconds, "server."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "http_threads", &server->http_threads, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "store", &server->store, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "run_jobs", &server->run_jobs, "server."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "lease_seconds", &server->lease_seconds, "server."));
   return Read(j, "llm_urls", &server->llm_urls, "server.");
 }
 
@@ -234,6 +238,7 @@ Status ApplyEnvironment(Config* config) {
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_TEMPERATURE", &config->llm.temperature));
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_MAX_TOKENS", &config->llm.max_tokens));
   if (!get("CANNBOT_HOST").empty()) config->server.host = get("CANNBOT_HOST");
+  if (!get("CANNBOT_STORE").empty()) config->server.store = get("CANNBOT_STORE");
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_PORT", &config->server.port));
   CANNBOT_RETURN_IF_ERROR(number("CANNBOT_WORKERS", &config->server.workers));
   if (!get("CANNBOT_TOKENS").empty()) {

@@ -43,6 +43,12 @@ struct ServerConfig {
   double shutdown_grace_seconds = 30;   // SIGTERM: running jobs get this long, then checkpoint
   int http_threads = 32;                // connections served at once (an SSE stream holds one)
   std::vector<std::string> llm_urls;    // LLM URLs a job may name besides [llm] url
+  // Where jobs live. "" = the local store file (`db`), one daemon runs them; a
+  // "postgresql://user@host:port/db" URL = a server shared by API front ends and
+  // `cannbot worker`s on many machines, which claim jobs under leases (docs/scaling.md).
+  std::string store;
+  bool run_jobs = true;        // false: an API front end only (needs a shared store)
+  double lease_seconds = 30;   // shared store: a claim lasts this long unless renewed (every third)
 };
 
 struct Config {
@@ -78,7 +84,8 @@ Result<nlohmann::json> ParseTomlOrJson(const std::string& text, const std::strin
 // Applies CANNBOT_DB, CANNBOT_MIN_SPEEDUP, CANNBOT_LLM_URL, CANNBOT_MODEL, CANNBOT_SAMPLES,
 // CANNBOT_ROUNDS, CANNBOT_TEMPERATURE, CANNBOT_MAX_TOKENS, CANNBOT_SKILLS_DIRS and
 // CANNBOT_OPS_DIRS (':'-separated, added to the file's lists),
-// CANNBOT_COMPILER, CANNBOT_INSECURE_SANDBOX (1/true), and for the daemon CANNBOT_HOST, CANNBOT_PORT, CANNBOT_WORKERS and
+// CANNBOT_COMPILER, CANNBOT_INSECURE_SANDBOX (1/true), and for the daemon CANNBOT_HOST,
+// CANNBOT_PORT, CANNBOT_WORKERS, CANNBOT_STORE and
 // CANNBOT_TOKENS (','-separated; replaces the file's list). A malformed number is an error
 // naming the variable.
 Status ApplyEnvironment(Config* config);

@@ -48,6 +48,7 @@ Json OptionsJson(const JobOptions& options) {
   if (options.seed) out["seed"] = *options.seed;
   if (options.good_enough_roofline) out["good_enough_roofline"] = *options.good_enough_roofline;
   if (options.llm) out["llm"] = LlmJson(*options.llm);
+  if (options.priority) out["priority"] = *options.priority;
   return out;
 }
 
@@ -57,7 +58,7 @@ Result<JobOptions> ParseOptions(const Json& v) {
   RequestFields f(v, "options.");
   CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"samples", "rounds", "budget", "min_speedup",
                                        "time_budget_seconds", "seed", "good_enough_roofline",
-                                       "llm"}));
+                                       "llm", "priority"}));
   CANNBOT_RETURN_IF_ERROR(f.Int("samples", &options.samples, 1, 16));
   CANNBOT_RETURN_IF_ERROR(f.Int("rounds", &options.rounds, 0, 20));
   CANNBOT_RETURN_IF_ERROR(f.Int("budget", &options.budget, 1, 256));
@@ -65,6 +66,7 @@ Result<JobOptions> ParseOptions(const Json& v) {
   CANNBOT_RETURN_IF_ERROR(f.Number("time_budget_seconds", &options.time_budget_seconds, 0, 86400));
   CANNBOT_RETURN_IF_ERROR(f.Seed("seed", &options.seed));
   CANNBOT_RETURN_IF_ERROR(f.Number("good_enough_roofline", &options.good_enough_roofline, 0, 2));
+  CANNBOT_RETURN_IF_ERROR(f.Int("priority", &options.priority, -100, 100));
   if (v.contains("llm")) {
     CANNBOT_ASSIGN_OR_RETURN(options.llm, ParseLlm(v.at("llm")));
   }

@@ -51,6 +51,9 @@ struct JobOptions {
   std::optional<uint64_t> seed;               // the validator's random inputs
   std::optional<double> good_enough_roofline; // stop once a kernel reaches this roofline share
   std::optional<LlmChoice> llm;
+  // Queue order (-100..100, default 0): higher runs first, e.g. a CI run on a pull request
+  // before a batch re-tune. Among equals, the submitter with fewest running jobs goes first.
+  std::optional<int> priority;
 
   bool operator==(const JobOptions&) const = default;
 };

@@ -1,7 +1,8 @@
 #include "cannbot/service/job_runner.h"
 
 #include <chrono>
-
+#include <functional>
+#include <thread>
 
 namespace cannbot::service {
 namespace {
@@ -87,12 +88,36 @@ Outcome OutcomeOf(const engine::SuggestReport& report, const RunControl& control
   return outcome;
 }
 
+// Runs `write` until it succeeds or fails for a reason other than an unreachable store; a
+// shared store's server may be restarting, and the run's result must not be lost to that.
+Status Persistently(const std::function<Status()>& write) {
+  constexpr int kTries = 60;  // a second apart: longer than a server takes to restart
+  Status s;
+  for (int i = 0; i < kTries; ++i) {
+    s = write();
+    if (s.code() != Status::Code::kUnavailable) return s;
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  return s;
+}
+
 }  // namespace
 
 Status JobRunner::Run(const std::string& id, RunControl& control) {
   CANNBOT_ASSIGN_OR_RETURN(bool started, context_.jobs->Start(id));
   if (!started) return Status::Ok();  // cancelled (or finished) while it waited
   context_.hub->Publish();
+  return Execute(id, "", control);
+}
+
+Status JobRunner::RunClaimed(const ClaimedJob& job, const std::string& worker,
+                             RunControl& control) {
+  context_.hub->Publish();
+  return Execute(job.id, worker, control);
+}
+
+Status JobRunner::Execute(const std::string& id, const std::string& worker,
+                          RunControl& control) {
   CANNBOT_ASSIGN_OR_RETURN(std::optional<JobRecord> record, context_.jobs->Get(id));
   if (!record) return Status::Ok();  // pruned meanwhile
   const auto start = Clock::now();
@@ -102,9 +127,16 @@ Status JobRunner::Run(const std::string& id, RunControl& control) {
   Recorder recorder(context_, id, record->runs, control);
   Result<engine::SuggestReport> result = context_.engine->Run(record->spec, &recorder);
 
+  if (control.reason.load() == RunControl::kLeaseLost) {
+    context_.log->warn("job {}: another worker took it over (this worker's lease ran out); "
+                       "this run's result is dropped", id);
+    return Status::Ok();
+  }
   if (control.reason.load() == RunControl::kShutdown) {
-    CANNBOT_RETURN_IF_ERROR(context_.jobs->Requeue(
-        id, "checkpointed at shutdown; it runs again when the daemon restarts"));
+    CANNBOT_RETURN_IF_ERROR(Persistently([&] {
+      return context_.jobs->Requeue(
+          id, "checkpointed at shutdown; it runs again when a worker is free", worker);
+    }));
     context_.hub->Publish();
     context_.log->info("job {}: checkpointed at shutdown", id);
     return Status::Ok();
@@ -120,7 +152,12 @@ Status JobRunner::Run(const std::string& id, RunControl& control) {
     outcome.error_code = Status::CodeName(result.status().code());
     outcome.error_message = result.status().message();
   }
-  CANNBOT_RETURN_IF_ERROR(context_.jobs->Finish(id, outcome));
+  Status finished = Persistently([&] { return context_.jobs->Finish(id, outcome, worker); });
+  if (finished.code() == Status::Code::kAborted) {  // the lease went to another worker
+    context_.log->warn("job {}: {}", id, finished.message());
+    return Status::Ok();
+  }
+  CANNBOT_RETURN_IF_ERROR(finished);
   context_.hub->Publish();
   const double seconds = SecondsSince(start);
   context_.metrics->finished->Add({{"state", StateName(outcome.state)}});

@@ -5,7 +5,9 @@
 //
 // A run can be stopped from another thread through its RunControl: the loop starts no new
 // validation, and the job ends as cancelled (a DELETE) or goes back to the queue (a
-// shutdown checkpoint; it runs again after the restart, its earlier attempts kept).
+// shutdown checkpoint; it runs again after the restart, its earlier attempts kept), or, for
+// a job claimed from a shared store whose lease another worker has taken over, ends without
+// writing anything (that worker's run is the one that counts).
 //
 // Ownership: borrows everything in RunnerContext. Thread-safety: Run may be called from
 // several workers at once (each with its own provider; the Validator serialises perf gates).
@@ -26,7 +28,7 @@
 namespace cannbot::service {
 
 struct RunControl {
-  enum Reason { kNone = 0, kCancel = 1, kShutdown = 2 };
+  enum Reason { kNone = 0, kCancel = 1, kShutdown = 2, kLeaseLost = 3 };
   std::atomic<bool> stop{false};
   std::atomic<int> reason{kNone};
 
@@ -53,8 +55,14 @@ class JobRunner {
   // Runs job `id` to its end. Errors only when the store itself fails; a failing
   // optimisation is a job that ends as failed.
   Status Run(const std::string& id, RunControl& control);
+  // The same for a job `worker` has claimed from a shared store (already running): its
+  // result is written only while the worker still holds the lease, and a store that is
+  // briefly unreachable (a server restart) is waited for.
+  Status RunClaimed(const ClaimedJob& job, const std::string& worker, RunControl& control);
 
  private:
+  Status Execute(const std::string& id, const std::string& worker, RunControl& control);
+
   RunnerContext context_;
 };
 

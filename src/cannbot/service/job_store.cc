@@ -3,7 +3,9 @@
 #include <chrono>
 #include <random>
 
+#include "cannbot/service/job_schema.h"
 #include "cannbot/service/requests.h"
+#include "cannbot/store/postgres.h"
 #include "cannbot/util/hash.h"
 
 namespace cannbot::service {
@@ -75,22 +77,44 @@ JobRecord RecordFrom(const Row& row, bool full) {
 
 }  // namespace
 
-Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path, Clock clock) {
-  CANNBOT_ASSIGN_OR_RETURN(std::unique_ptr<store::Store> opened, store::Store::Open(path));
+JobStore::JobStore(std::unique_ptr<store::Store> local,
+                   std::unique_ptr<store::SqlConnection> remote, Clock clock)
+    : local_(std::move(local)),
+      remote_(std::move(remote)),
+      db_(local_ ? static_cast<store::SqlConnection*>(&local_->database()) : remote_.get()),
+      clock_(std::move(clock)) {}
+
+Result<std::unique_ptr<JobStore>> JobStore::Open(const std::string& location, Clock clock) {
   if (!clock) clock = SystemNow;
-  return std::unique_ptr<JobStore>(new JobStore(std::move(opened), std::move(clock)));
+  if (store::IsPostgresUrl(location)) {
+    CANNBOT_ASSIGN_OR_RETURN(
+        std::unique_ptr<store::PostgresConnection> server,
+        store::PostgresConnection::Open(location, PostgresJobMigrations()));
+    return std::unique_ptr<JobStore>(new JobStore(nullptr, std::move(server), std::move(clock)));
+  }
+  CANNBOT_ASSIGN_OR_RETURN(std::unique_ptr<store::Store> opened, store::Store::Open(location));
+  return std::unique_ptr<JobStore>(new JobStore(std::move(opened), nullptr, std::move(clock)));
 }
 
 Status JobStore::InTransaction(const std::function<Status()>& body) {
-  CANNBOT_RETURN_IF_ERROR(db().Execute("BEGIN IMMEDIATE"));
+  CANNBOT_RETURN_IF_ERROR(db().Begin());
   Status s = body();
-  if (s.ok()) s = db().Execute("COMMIT");
-  if (!s.ok()) (void)db().Execute("ROLLBACK");
+  if (s.ok()) s = db().Commit();
+  if (!s.ok()) db().Rollback();
   return s;
+}
+
+std::string JobStore::SkipLocked() const {
+  return shared() ? " FOR UPDATE SKIP LOCKED" : "";
 }
 
 Result<int64_t> JobStore::AppendEventLocked(const std::string& id, const std::string& type,
                                             const Json& data) {
+  // Numbers are MAX + 1: on a shared store, lock the job's row so that two machines
+  // appending to one job (a worker, a front end cancelling) take turns.
+  if (shared()) {
+    CANNBOT_RETURN_IF_ERROR(db().Execute("SELECT id FROM jobs WHERE id = ? FOR UPDATE", {id}));
+  }
   CANNBOT_ASSIGN_OR_RETURN(
       std::vector<Row> rows,
       db().Query("INSERT INTO job_events (job_id, seq, type, data_json, created_at) "
@@ -98,11 +122,13 @@ Result<int64_t> JobStore::AppendEventLocked(const std::string& id, const std::st
                  "RETURNING seq",
                  {id, type, Dump(data), clock_(), id}));
   if (rows.empty()) return Status::Internal("no event number for job " + id);
+  CANNBOT_RETURN_IF_ERROR(db().Notify(kJobsChannel, id));
   return IntAt(rows[0], 0);
 }
 
 Result<Submission> JobStore::Create(const JobSpec& spec, const std::string& request_id,
-                                    const std::string& idempotency_key) {
+                                    const std::string& idempotency_key,
+                                    const std::string& owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const std::string spec_json = Dump(spec.ToJson());
   const std::string hash = Sha256Hex(spec_json);
@@ -122,10 +148,10 @@ Result<Submission> JobStore::Create(const JobSpec& spec, const std::string& requ
     }
     submission.job_id = NewJobId();
     CANNBOT_RETURN_IF_ERROR(db().Execute(
-        "INSERT INTO jobs (id, state, op, spec_json, request_id, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO jobs (id, state, op, spec_json, request_id, created_at, priority, owner) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         {submission.job_id, StateName(JobState::kQueued), spec.op, spec_json, request_id,
-         clock_()}));
+         clock_(), int64_t{spec.options.priority.value_or(0)}, owner}));
     if (!idempotency_key.empty()) {
       CANNBOT_RETURN_IF_ERROR(db().Execute(
           "INSERT INTO idempotency_keys (key, job_id, request_hash, created_at) "
@@ -220,16 +246,26 @@ Result<bool> JobStore::Start(const std::string& id) {
   return started;
 }
 
-Status JobStore::Finish(const std::string& id, const Outcome& outcome) {
+Status JobStore::Finish(const std::string& id, const Outcome& outcome,
+                        const std::string& worker) {
   std::lock_guard<std::mutex> lock(mutex_);
   return InTransaction([&]() -> Status {
-    CANNBOT_RETURN_IF_ERROR(db().Execute(
-        "UPDATE jobs SET state = ?, error_code = ?, error_message = ?, found = ?, speedup = ?, "
-        "report_json = ?, report_text = ?, finished_at = ? WHERE id = ?",
-        {StateName(outcome.state), outcome.error_code, outcome.error_message,
-         int64_t{outcome.found ? 1 : 0}, OptionalDouble(outcome.speedup),
-         outcome.report ? Value(Dump(*outcome.report)) : Value(nullptr), outcome.report_text,
-         clock_(), id}));
+    CANNBOT_ASSIGN_OR_RETURN(
+        std::vector<Row> rows,
+        db().Query("UPDATE jobs SET state = ?, error_code = ?, error_message = ?, found = ?, "
+                   "speedup = ?, report_json = ?, report_text = ?, finished_at = ?, "
+                   "lease_owner = '', lease_until = 0 "
+                   "WHERE id = ? AND (? = '' OR (state = 'running' AND lease_owner = ?)) "
+                   "RETURNING id",
+                   {StateName(outcome.state), outcome.error_code, outcome.error_message,
+                    int64_t{outcome.found ? 1 : 0}, OptionalDouble(outcome.speedup),
+                    outcome.report ? Value(Dump(*outcome.report)) : Value(nullptr),
+                    outcome.report_text, clock_(), id, worker, worker}));
+    if (rows.empty()) {
+      return Status::Aborted("job " + id + " is no longer held by worker " + worker +
+                             " (its lease ran out and another worker took it); this run's "
+                             "result is dropped");
+    }
     Json data = {{"status", StateName(outcome.state)}, {"found", outcome.found}};
     if (outcome.speedup) data["speedup"] = *outcome.speedup;
     if (!outcome.error_code.empty()) {
@@ -239,14 +275,16 @@ Status JobStore::Finish(const std::string& id, const Outcome& outcome) {
   });
 }
 
-Status JobStore::Requeue(const std::string& id, const std::string& reason) {
+Status JobStore::Requeue(const std::string& id, const std::string& reason,
+                         const std::string& worker) {
   std::lock_guard<std::mutex> lock(mutex_);
   return InTransaction([&]() -> Status {
     CANNBOT_ASSIGN_OR_RETURN(
         std::vector<Row> rows,
-        db().Query("UPDATE jobs SET state = 'queued' WHERE id = ? AND state IN ('queued', "
-                   "'running') RETURNING id",
-                   {id}));
+        db().Query("UPDATE jobs SET state = 'queued', lease_owner = '', lease_until = 0 "
+                   "WHERE id = ? AND state IN ('queued', 'running') "
+                   "AND (? = '' OR lease_owner = ?) RETURNING id",
+                   {id, worker, worker}));
     if (rows.empty()) return Status::Ok();  // finished meanwhile: nothing to run again
     return AppendEventLocked(id, "requeued", {{"reason", reason}}).status();
   });
@@ -277,8 +315,9 @@ Result<bool> JobStore::CancelQueued(const std::string& id) {
 Status JobStore::AddAttempt(const std::string& id, int run, int index, const Json& attempt) {
   std::lock_guard<std::mutex> lock(mutex_);
   return db().Execute(
-      "INSERT OR REPLACE INTO job_attempts (job_id, run, idx, attempt_json, created_at) "
-      "VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO job_attempts (job_id, run, idx, attempt_json, created_at) "
+      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (job_id, run, idx) DO UPDATE SET "
+      "attempt_json = excluded.attempt_json, created_at = excluded.created_at",
       {id, int64_t{run}, int64_t{index}, Dump(attempt), clock_()});
 }
 
@@ -299,7 +338,13 @@ Result<std::vector<Json>> JobStore::Attempts(const std::string& id, int run) {
 Result<int64_t> JobStore::AppendEvent(const std::string& id, const std::string& type,
                                       const Json& data) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return AppendEventLocked(id, type, data);
+  int64_t seq = 0;
+  Status s = InTransaction([&]() -> Status {
+    CANNBOT_ASSIGN_OR_RETURN(seq, AppendEventLocked(id, type, data));
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return seq;
 }
 
 Result<std::vector<EventRecord>> JobStore::EventsAfter(const std::string& id, int64_t after,

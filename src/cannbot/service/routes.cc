@@ -8,6 +8,7 @@
 #include "cannbot/profile/import.h"
 #include "cannbot/service/event_stream.h"
 #include "cannbot/service/views.h"
+#include "cannbot/util/hash.h"
 
 namespace cannbot::service {
 namespace {
@@ -21,6 +22,14 @@ bool SameSecret(const std::string& a, const std::string& b) {
     diff |= static_cast<unsigned char>(a[i] ^ (i < b.size() ? b[i] : 0));
   }
   return diff == 0;
+}
+
+// Who submits, for fair ordering between submitters: a fingerprint of the bearer token (never
+// the token), "anonymous" on a daemon without authentication.
+std::string Submitter(const ApiRequest& request) {
+  const std::string header = request.Header("authorization");
+  if (header.empty()) return "anonymous";
+  return "token-" + Sha256Hex(header).substr(0, 12);
 }
 
 ApiResponse WithHeader(ApiResponse response, std::string name, std::string value) {
@@ -170,7 +179,7 @@ ApiResponse Api::Optimize(ApiRequest& request) {
                          "the Idempotency-Key header must be printable ASCII, at most 255 "
                          "characters");
   }
-  auto submitted = service_->Submit(*spec, request.request_id, key);
+  auto submitted = service_->Submit(*spec, request.request_id, key, Submitter(request));
   if (!submitted.ok()) return StatusResponse(submitted.status());
   using Kind = SubmitResult::Kind;
   switch (submitted->kind) {

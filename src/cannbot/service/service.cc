@@ -49,7 +49,16 @@ Result<std::unique_ptr<Service>> Service::Open(config::Config config, ops::Regis
   CANNBOT_ASSIGN_OR_RETURN(s->engine_,
                            engine::Engine::Open(s->config_, std::move(registry), &warnings));
   for (const std::string& w : warnings) s->log_->warn("skills: {}", w);
-  CANNBOT_ASSIGN_OR_RETURN(s->jobs_, JobStore::Open(path));
+  const std::string& shared_store = s->config_.server.store;
+  CANNBOT_ASSIGN_OR_RETURN(s->jobs_, JobStore::Open(shared_store.empty() ? path : shared_store));
+  if (!s->config_.server.run_jobs) {
+    if (!s->jobs_->shared()) {
+      return Status::InvalidArgument(
+          "server.run_jobs = false (an API front end only) needs a shared store "
+          "(server.store = \"postgresql://...\"): otherwise no worker would ever run a job");
+    }
+    s->workers_ = 0;
+  }
   s->probe_ = std::make_unique<LlmProbe>(s->config_.llm.base_url, llm::NewCurlHttpClient());
   s->runner_ = std::make_unique<JobRunner>(
       RunnerContext{s->engine_.get(),
@@ -73,12 +82,18 @@ Status Service::Recover() {
 }
 
 Status Service::Start() {
-  CANNBOT_RETURN_IF_ERROR(Recover());
-  for (int i = 0; i < workers_; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+  if (shared()) {
+    for (int i = 0; i < workers_; ++i) threads_.emplace_back([this, i] { SharedWorkerLoop(i); });
+    listener_ = std::thread([this] { ListenerLoop(); });
+  } else {
+    CANNBOT_RETURN_IF_ERROR(Recover());
+    for (int i = 0; i < workers_; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+  }
+  if (workers_ == 0) workers_started_ = true;  // an API front end: nothing to wait for
   pruner_ = std::thread([this] { PrunerLoop(); });
   accepting_ = true;
-  log_->info("{} worker(s), queue of {}, store {}", workers_, queue_.capacity(),
-             config_.db.empty() ? store::Store::DefaultPath() : config_.db);
+  log_->info("{} worker(s), queue of {}, job store {}{}", workers_, queue_.capacity(),
+             jobs_->Describe(), shared() ? " (shared: jobs are claimed under leases)" : "");
   return Status::Ok();
 }
 
@@ -140,6 +155,8 @@ void Service::PrunerLoop() {
 void Service::Shutdown(std::chrono::milliseconds grace) {
   accepting_ = false;
   queue_.Close();  // idle workers stop; queued jobs stay queued in the store
+  stop_claiming_ = true;
+  hub_.Publish();  // idle shared workers look at stop_claiming_ now
   {
     std::unique_lock<std::mutex> lock(running_mutex_);
     if (!running_.empty()) {
@@ -161,6 +178,7 @@ void Service::Shutdown(std::chrono::milliseconds grace) {
   pruner_wake_.notify_all();
   if (pruner_.joinable()) pruner_.join();
   hub_.Close();  // event streams and waiting requests end
+  if (listener_.joinable()) listener_.join();
 }
 
 std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
@@ -199,7 +217,8 @@ std::optional<SubmitResult> Service::Refuse(const JobSpec& spec) const {
 }
 
 Result<SubmitResult> Service::Submit(const JobSpec& spec, const std::string& request_id,
-                                     const std::string& idempotency_key) {
+                                     const std::string& idempotency_key,
+                                     const std::string& owner) {
   using Kind = SubmitResult::Kind;
   if (!accepting_) return Answer(Kind::kShuttingDown);
   if (auto refused = Refuse(spec)) return *refused;
@@ -208,8 +227,18 @@ Result<SubmitResult> Service::Submit(const JobSpec& spec, const std::string& req
     CANNBOT_ASSIGN_OR_RETURN(std::optional<Submission> seen, jobs_->FindByKey(idempotency_key, spec));
     if (seen) return Answer(seen->conflict ? Kind::kConflict : Kind::kExisting, seen->job_id);
   }
+  if (shared()) {
+    // The line is the store's, shared by every front end: its depth is the bound.
+    if (QueueDepth() >= queue_.capacity()) return Answer(Kind::kQueueFull);
+    CANNBOT_ASSIGN_OR_RETURN(Submission created, jobs_->Create(spec, request_id,
+                                                               idempotency_key, owner));
+    service_metrics_.submitted->Add({});
+    hub_.Publish();
+    log_->info("req={} job {} queued ({})", request_id, created.job_id, spec.op);
+    return Answer(Kind::kAccepted, created.job_id);
+  }
   if (!queue_.Reserve()) return Answer(Kind::kQueueFull);
-  auto created = jobs_->Create(spec, request_id, idempotency_key);
+  auto created = jobs_->Create(spec, request_id, idempotency_key, owner);
   if (!created.ok()) {
     queue_.CancelReservation();
     return created.status();
@@ -232,6 +261,8 @@ Result<CancelResult> Service::Cancel(const std::string& id) {
     hub_.Publish();
     return CancelResult{CancelResult::Kind::kCancelled, JobState::kQueued};
   }
+  // Whichever worker runs it, here or on another machine, learns at its next lease renewal.
+  if (shared()) CANNBOT_RETURN_IF_ERROR(jobs_->RequestCancel(id).status());
   std::lock_guard<std::mutex> lock(running_mutex_);
   auto it = running_.find(id);
   if (it != running_.end()) it->second->Request(RunControl::kCancel);
@@ -305,7 +336,7 @@ Health Service::CheckHealth() {
   h.llm = probe_->Check();
   h.accepting = accepting_;
   h.workers_started = workers_started_;
-  h.queue_depth = queue_.size();
+  h.queue_depth = QueueDepth();
   h.workers = workers_;
   h.ready = h.store_ok && h.llm.reachable && h.accepting && h.workers_started;
   return h;
@@ -319,7 +350,11 @@ std::string Service::RenderMetrics() {
     const int64_t n = counts.ok() && counts->count(name) ? counts->at(name) : 0;
     service_metrics_.jobs->Set({{"state", name}}, static_cast<double>(n));
   }
-  service_metrics_.queue_depth->Set({}, static_cast<double>(queue_.size()));
+  service_metrics_.queue_depth->Set({}, static_cast<double>(QueueDepth()));
+  if (shared()) {
+    auto line = jobs_->Queue();
+    if (line.ok()) service_metrics_.queue_oldest_seconds->Set({}, line->oldest_age_seconds);
+  }
   return registry_.Render();
 }
 

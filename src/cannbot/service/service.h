@@ -14,6 +14,14 @@
 // Workers run whole jobs, up to `workers` at once: compiles and numeric checks of different
 // jobs run in parallel, perf gates one at a time (the one Validator serialises them).
 //
+// On a shared store ([server] store = "postgresql://..."), this process is one of many: its
+// workers claim jobs from the store under leases that a keeper thread renews, any front end
+// may have taken the job, and a listener turns the store's notifications into EventHub
+// wake-ups, so event streams follow jobs that run on other machines. With run_jobs = false
+// it is an API front end only. At start it re-queues nothing: an unfinished job belongs to
+// whichever worker holds its lease, and one whose lease ran out is put back by the next
+// worker that looks.
+//
 // Ownership: owns everything it creates. Thread-safety: every public method may be called
 // from any thread once Start has returned.
 #pragma once
@@ -89,8 +97,9 @@ class Service {
 
   // Jobs. Submit checks the spec against this daemon (op, profile, LLM URL) before it
   // stores anything; errors are the store's.
+  // `owner` identifies the submitter (a token's fingerprint) for fair ordering.
   Result<SubmitResult> Submit(const JobSpec& spec, const std::string& request_id,
-                              const std::string& idempotency_key);
+                              const std::string& idempotency_key, const std::string& owner = "");
   Result<CancelResult> Cancel(const std::string& id);
   // Waits until job `id` has finished or the daemon stops; returns its state then.
   Result<std::optional<JobState>> WaitFinished(const std::string& id);
@@ -124,6 +133,12 @@ class Service {
   void WorkerLoop();
   void RunOne(const std::string& id);
   void PrunerLoop();
+  // The shared line (shared_workers.cc).
+  bool shared() const { return jobs_->shared(); }
+  void SharedWorkerLoop(int index);
+  void RunClaimed(const ClaimedJob& job, const std::string& worker);
+  void ListenerLoop();
+  size_t QueueDepth();
 
   config::Config config_;
   std::shared_ptr<spdlog::logger> log_;
@@ -154,6 +169,8 @@ class Service {
   std::condition_variable pruner_wake_;
   bool stopping_ = false;
   std::thread pruner_;
+  std::atomic<bool> stop_claiming_{false};  // shared workers take no new job
+  std::thread listener_;                    // shared store: notifications -> hub_
 };
 
 }  // namespace cannbot::service

@@ -22,6 +22,17 @@ ServiceMetrics::ServiceMetrics(Metrics& registry)
                                      "Time from a job's start to its end, by final state.",
                                      {1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600})),
       http_requests(registry.Counter("cannbot_http_requests_total",
-                                     "HTTP requests answered, by status code.")) {}
+                                     "HTTP requests answered, by status code.")),
+      queue_oldest_seconds(registry.Gauge("cannbot_queue_oldest_seconds",
+                                          "Age of the oldest job waiting for a worker.")),
+      claim_wait_seconds(registry.Histogram(
+          "cannbot_claim_wait_seconds", "Time from a job's submission to its claim by a worker.",
+          {0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800})),
+      lease_expiries(registry.Counter(
+          "cannbot_lease_expiries_total",
+          "Jobs this process put back in line because their worker's lease ran out.")),
+      lost_leases(registry.Counter(
+          "cannbot_lost_leases_total",
+          "Runs this worker dropped because another worker took their job over.")) {}
 
 }  // namespace cannbot::service

@@ -33,6 +33,11 @@ struct ServiceMetrics {
   MetricFamily* llm_seconds;
   MetricFamily* job_seconds;
   MetricFamily* http_requests;
+  // The shared line (a PostgreSQL store): what every worker and front end sees of it.
+  MetricFamily* queue_oldest_seconds;
+  MetricFamily* claim_wait_seconds;
+  MetricFamily* lease_expiries;
+  MetricFamily* lost_leases;
 };
 
 }  // namespace cannbot::service

@@ -1,4 +1,5 @@
-// Database: a thin RAII wrapper over one SQLite connection (the only place sqlite3.h is used).
+// Database: a thin RAII wrapper over one SQLite connection (the only place sqlite3.h is used);
+// the embedded SqlConnection.
 //
 // Opens the file in WAL mode with a busy timeout, applies numbered schema migrations
 // (PRAGMA user_version), and runs statements with positional text/blob/int/double
@@ -17,33 +18,33 @@
 #include <variant>
 #include <vector>
 
+#include "cannbot/store/sql_connection.h"
 #include "cannbot/util/status.h"
 
 struct sqlite3;
 
 namespace cannbot::store {
 
-struct Blob {
-  std::string bytes;
-};
-using Value = std::variant<std::nullptr_t, int64_t, double, std::string, Blob>;
-using Row = std::vector<Value>;
-
-class Database {
+class Database : public SqlConnection {
  public:
   // `migrations[i]` brings the schema from version i to i+1.
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
                                                 const std::vector<std::string>& migrations);
-  ~Database();
+  ~Database() override;
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // One statement, with positional parameters.
-  Status Execute(const std::string& sql, const std::vector<Value>& params = {});
-  // Several ;-separated statements without parameters (migrations).
-  Status ExecuteScript(const std::string& sql);
-  Result<std::vector<Row>> Query(const std::string& sql, const std::vector<Value>& params = {});
-  int schema_version() const { return schema_version_; }
+  Status Execute(const std::string& sql, const std::vector<Value>& params = {}) override;
+  Status ExecuteScript(const std::string& sql) override;
+  Result<std::vector<Row>> Query(const std::string& sql,
+                                 const std::vector<Value>& params = {}) override;
+  Status Begin() override { return Execute("BEGIN IMMEDIATE"); }
+  Status Commit() override { return Execute("COMMIT"); }
+  void Rollback() override { (void)Execute("ROLLBACK"); }
+  Status Notify(const std::string&, const std::string&) override { return Status::Ok(); }
+  Dialect dialect() const override { return Dialect::kSqlite; }
+  int schema_version() const override { return schema_version_; }
+  std::string Describe() const override { return path_; }
   const std::string& path() const { return path_; }
 
  private:
@@ -56,10 +57,5 @@ class Database {
   int schema_version_ = 0;
   std::mutex mutex_;
 };
-
-// Typed access to a column of a row; a wrong type yields the fallback.
-std::string TextAt(const Row& row, size_t i);
-int64_t IntAt(const Row& row, size_t i, int64_t fallback = 0);
-double DoubleAt(const Row& row, size_t i, double fallback = 0);
 
 }  // namespace cannbot::store

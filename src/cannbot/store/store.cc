@@ -110,6 +110,15 @@ CREATE TRIGGER compile_cache_deleted AFTER DELETE ON compile_cache BEGIN
   DELETE FROM compile_cache_use WHERE key = OLD.key;
 END;
 )sql",
+      // Queue order and leases (service/job_store.h): the same columns as the PostgreSQL
+      // job store's, so one JobStore runs on both.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return kMigrations;
 }
