@@ -3,6 +3,8 @@
 //
 //   build/bench/daemon_bench [--jobs 50] [--seconds 5] [--connections 16] [--deadline 900]
 //                            [--cannbot build/cannbot] [--no-wrk]
+//   build/bench/daemon_bench --line [--jobs 200]   the job line: SQLite vs PostgreSQL
+//                                                  at 1, 2, 4 workers (shared_line.h)
 //
 // 1. Starts `cannbot serve --port 0` on a fresh store (offline provider, default workers).
 // 2. Throughput of GET /healthz and GET /ops for --seconds each: wrk when it is installed,
@@ -30,6 +32,7 @@
 
 #include "cannbot/util/fs.h"
 #include "cannbot/util/subprocess.h"
+#include "shared_line.h"
 
 namespace {
 
@@ -43,6 +46,7 @@ struct Flags {
   int deadline = 900;
   std::string cannbot = cannbot::ExecutableDir() + "/../cannbot";
   bool wrk = true;
+  bool line = false;  // --line: the job line benchmark instead
 };
 
 bool ParseFlags(int argc, char** argv, Flags* f) {
@@ -51,6 +55,7 @@ bool ParseFlags(int argc, char** argv, Flags* f) {
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
     const char* v = nullptr;
     if (a == "--no-wrk") f->wrk = false;
+    else if (a == "--line") f->line = true;
     else if (a == "--jobs" && (v = next())) f->jobs = std::atoi(v);
     else if (a == "--seconds" && (v = next())) f->seconds = std::atoi(v);
     else if (a == "--connections" && (v = next())) f->connections = std::atoi(v);
@@ -270,6 +275,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: daemon_bench [--jobs N] [--seconds S] [--connections C] "
                          "[--deadline S] [--cannbot PATH] [--no-wrk]\n");
     return 2;
+  }
+  if (f.line) {
+    std::printf("machine: %s, %u logical CPUs; front end, workers, PostgreSQL and the load "
+                "client share them\n\n", CpuName().c_str(), std::thread::hardware_concurrency());
+    return shared_line::Run(f.cannbot, f.jobs);
   }
   const auto deadline = SteadyClock::now() + std::chrono::seconds(f.deadline);
   auto dir = cannbot::TempDir::Create("cannbot-daemon-bench");

@@ -122,6 +122,22 @@ TEST(DaemonFilesTest, ComposeBuildsFromTheRepositoryWithTheDockerfile) {
   EXPECT_EQ(url.rfind("http://llm:", 0), 0u) << url;
 }
 
+TEST(DaemonFilesTest, TheScaleComposeRunsWorkersAndAFrontEndOnOnePostgresStore) {
+  YAML::Node compose = YAML::LoadFile(SourcePath("docker/compose.scale.yml"));
+  YAML::Node services = compose["services"];
+  ASSERT_TRUE(services["postgres"].IsMap());
+  EXPECT_NE(services["postgres"]["image"].as<std::string>().find("postgres"), std::string::npos);
+  YAML::Node worker = services["worker"];
+  ASSERT_TRUE(worker.IsMap());
+  EXPECT_EQ(worker["entrypoint"][1].as<std::string>(), "worker");
+  const std::string worker_store = worker["environment"]["CANNBOT_STORE"].as<std::string>();
+  const std::string api_store = services["api"]["environment"]["CANNBOT_STORE"].as<std::string>();
+  EXPECT_EQ(worker_store, api_store);  // one line for all
+  EXPECT_EQ(worker_store.rfind("postgresql://", 0), 0u) << worker_store;
+  EXPECT_NE(worker_store.find("@postgres:5432/"), std::string::npos) << worker_store;
+  EXPECT_EQ(services["api"]["command"][0].as<std::string>(), "--api-only");
+}
+
 TEST(DaemonFilesTest, TheSystemdUnitRunsServe) {
   const std::string unit = ReadRepoFile("server/cannbot.service");
   EXPECT_NE(unit.find("ExecStart=/usr/local/bin/cannbot serve"), std::string::npos);

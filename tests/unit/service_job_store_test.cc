@@ -208,6 +208,18 @@ TEST(JobQueueTest, BoundedAdmissionAndRecoveryBeyondTheBound) {
   EXPECT_FALSE(queue.Reserve());
 }
 
+TEST(JobQueueTest, HigherPrioritiesGoFirstAndEqualsKeepTheirOrder) {
+  JobQueue queue(8);
+  for (auto [id, priority] : std::vector<std::pair<std::string, int>>{
+           {"batch-1", -5}, {"plain-1", 0}, {"ci-1", 10}, {"plain-2", 0}, {"ci-2", 10}}) {
+    ASSERT_TRUE(queue.Reserve());
+    queue.PushReserved(id, priority);
+  }
+  for (const char* expected : {"ci-1", "ci-2", "plain-1", "plain-2", "batch-1"}) {
+    EXPECT_EQ(*queue.Pop(), expected);
+  }
+}
+
 TEST_F(JobStoreTest, EventStreamReplaysThenFollowsUntilFinished) {
   const std::string id = Create();
   EventHub hub;

@@ -110,16 +110,22 @@ TEST_F(StoreCacheLimitsTest, CacheTotalStaysUnderTheCap) {
 TEST_F(StoreCacheLimitsTest, LimitsCoverEntriesCachedBeforeTheyExisted) {
   const std::string path = Path("old.db");
   int version = 0;
-  {  // A file as the previous schema left it: entries without usage records.
+  {  // A file as schema version 3 left it: entries without usage records (version 4 adds
+     // them), jobs without queue columns (version 5).
     auto store = Store::Open(path);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     Database& db = (*store)->database();
     version = db.schema_version();
     ASSERT_TRUE(db.ExecuteScript("DROP TABLE compile_cache_use;"
                                  " DROP TRIGGER compile_cache_inserted;"
-                                 " DROP TRIGGER compile_cache_deleted;")
+                                 " DROP TRIGGER compile_cache_deleted;"
+                                 " ALTER TABLE jobs DROP COLUMN priority;"
+                                 " ALTER TABLE jobs DROP COLUMN owner;"
+                                 " ALTER TABLE jobs DROP COLUMN lease_owner;"
+                                 " ALTER TABLE jobs DROP COLUMN lease_until;"
+                                 " ALTER TABLE jobs DROP COLUMN cancel_requested;")
                     .ok());
-    ASSERT_TRUE(db.Execute("PRAGMA user_version=" + std::to_string(version - 1)).ok());
+    ASSERT_TRUE(db.Execute("PRAGMA user_version=3").ok());
     for (const char* key : {"old1", "old2"}) {
       ASSERT_TRUE(db.Execute("INSERT INTO compile_cache (key, ok, shared_object, log, reason, "
                              "seconds) VALUES (?, 1, ?, '', '', 1)",

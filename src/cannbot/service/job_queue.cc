@@ -11,11 +11,14 @@ bool JobQueue::Reserve() {
   return true;
 }
 
-void JobQueue::PushReserved(std::string id) {
+void JobQueue::PushReserved(std::string id, int priority) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (reserved_ > 0) --reserved_;
-    ids_.push_back(std::move(id));
+    // Behind every id of the same or a higher priority: FIFO among equals.
+    auto at = std::find_if(ids_.begin(), ids_.end(),
+                           [&](const Waiting& w) { return w.priority < priority; });
+    ids_.insert(at, Waiting{std::move(id), priority});
   }
   ready_.notify_one();
 }
@@ -28,14 +31,14 @@ void JobQueue::CancelReservation() {
 void JobQueue::PushRecovered(std::string id) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    ids_.push_back(std::move(id));
+    ids_.push_back(Waiting{std::move(id), 0});
   }
   ready_.notify_one();
 }
 
 bool JobQueue::Remove(const std::string& id) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = std::find(ids_.begin(), ids_.end(), id);
+  auto it = std::find_if(ids_.begin(), ids_.end(), [&](const Waiting& w) { return w.id == id; });
   if (it == ids_.end()) return false;
   ids_.erase(it);
   return true;
@@ -45,7 +48,7 @@ std::optional<std::string> JobQueue::Pop() {
   std::unique_lock<std::mutex> lock(mutex_);
   ready_.wait(lock, [&] { return closed_ || !ids_.empty(); });
   if (closed_) return std::nullopt;
-  std::string id = std::move(ids_.front());
+  std::string id = std::move(ids_.front().id);
   ids_.pop_front();
   return id;
 }

@@ -5,6 +5,7 @@
 // Admission is two-step so a job is never stored without its place: Reserve() a place, store
 // the job, then PushReserved() its id (or CancelReservation() when storing failed).
 // PushRecovered() ignores the bound: after a restart every unfinished job goes back in line.
+// Higher priorities (JobOptions::priority) go first; equals keep their order.
 //
 // Thread-safety: every method may be called from any thread.
 #pragma once
@@ -24,7 +25,7 @@ class JobQueue {
 
   // Takes a place in line; false when the line is full or closed.
   bool Reserve();
-  void PushReserved(std::string id);
+  void PushReserved(std::string id, int priority = 0);
   void CancelReservation();
   void PushRecovered(std::string id);
   // Drops a queued id (a cancelled job); false when it is not waiting.
@@ -41,7 +42,11 @@ class JobQueue {
   const size_t capacity_;
   mutable std::mutex mutex_;
   std::condition_variable ready_;
-  std::deque<std::string> ids_;
+  struct Waiting {
+    std::string id;
+    int priority = 0;
+  };
+  std::deque<Waiting> ids_;
   size_t reserved_ = 0;
   bool closed_ = false;
 };

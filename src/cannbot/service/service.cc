@@ -243,7 +243,7 @@ Result<SubmitResult> Service::Submit(const JobSpec& spec, const std::string& req
     queue_.CancelReservation();
     return created.status();
   }
-  queue_.PushReserved(created->job_id);
+  queue_.PushReserved(created->job_id, spec.options.priority.value_or(0));
   service_metrics_.submitted->Add({});
   hub_.Publish();
   log_->info("req={} job {} queued ({})", request_id, created->job_id, spec.op);
