@@ -69,6 +69,7 @@ struct Row {
   double jobs_per_second = 0;
   double claim_p50 = 0, claim_p95 = 0;
   int finished = 0;
+  double idle_claim = 0;  // median submit -> started of single jobs on an idle line
 };
 
 inline double Quantile(std::vector<double> v, double q) {
@@ -125,6 +126,23 @@ inline Row Drive(int port, int jobs) {
   row.jobs_per_second = last > first ? row.finished / (last - first) : 0;
   row.claim_p50 = Quantile(claims, 0.5);
   row.claim_p95 = Quantile(claims, 0.95);
+  // One job at a time on the idle line: how fast a waiting worker hears of new work.
+  std::vector<double> idle;
+  for (int i = 0; i < 10; ++i) {
+    auto res = client.Post("/optimize", BrokenJob(jobs + i), "application/json");
+    if (!res || res->status != 202) continue;
+    const std::string id = Json::parse(res->body)["job_id"];
+    for (int tries = 0; tries < 400; ++tries) {
+      auto got = client.Get(("/jobs/" + id).c_str());
+      Json job = got && got->status == 200 ? Json::parse(got->body) : Json();
+      if (job.is_object() && job["finished_at"].is_number()) {
+        idle.push_back(job["started_at"].get<double>() - job["created_at"].get<double>());
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  row.idle_claim = Quantile(idle, 0.5);
   return row;
 }
 
@@ -142,8 +160,8 @@ inline int Run(const std::string& cannbot, int jobs) {
   cannbot::SpawnOptions measure;
   measure.argv = {cannbot, "machine", "--db", local};
   (void)cannbot::RunCommand(measure, std::chrono::seconds(300));
-  std::printf("| backend | workers | jobs | finished | jobs/s | submit -> started p50 ms | "
-              "p95 ms |\n|---|---|---|---|---|---|---|\n");
+  std::printf("| backend | workers | jobs at once | finished | jobs/s | submit -> started p50 ms "
+              "| p95 ms | idle line: submit -> started ms |\n|---|---|---|---|---|---|---|---|\n");
   int run = 0;
   for (const char* backend : {"sqlite", "postgresql"}) {
     for (int workers : {1, 2, 4}) {
@@ -172,8 +190,9 @@ inline int Run(const std::string& cannbot, int jobs) {
         continue;
       }
       Row row = Drive(front->port, jobs);
-      std::printf("| %s | %d | %d | %d | %.1f | %.0f | %.0f |\n", backend, workers, jobs,
-                  row.finished, row.jobs_per_second, row.claim_p50 * 1000, row.claim_p95 * 1000);
+      std::printf("| %s | %d | %d | %d | %.1f | %.0f | %.0f | %.1f |\n", backend, workers, jobs,
+                  row.finished, row.jobs_per_second, row.claim_p50 * 1000, row.claim_p95 * 1000,
+                  row.idle_claim * 1000);
       std::fflush(stdout);
     }
   }
