@@ -21,6 +21,7 @@ PACKAGES=(
   libyaml-cpp-dev libtomlplusplus-dev
   libpq-dev   # the PostgreSQL job store (store/postgres.cc)
   postgresql  # tests only: they start a private server (tests/integration/postgres_server.h)
+  chromium    # tests only: the job page in a real browser (tests/integration/headless_browser.h)
   libcsv-dev  # benchmark only: the comparison in bench/profile_import_bench.cc
   libopenblas-dev libdnnl-dev  # benchmark only: vendor rows of bench/ops_bench.cc
   wrk        # benchmark only: bench/daemon_bench.cc (it has its own load client without it)

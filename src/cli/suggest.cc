@@ -11,6 +11,7 @@
 #include "cannbot/llm/http_client.h"
 #include "cannbot/service/daemon_client.h"
 #include "cannbot/ops/registry.h"
+#include "cannbot/page/job_page.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cli/commands.h"
@@ -30,6 +31,7 @@ struct SuggestFlags {
   int samples = 0;
   int rounds = -1;
   std::string out;
+  std::string html;  // --html FILE: the job page of this run
   bool json = false;
   std::string config_file;
   std::vector<std::string> skills_dirs;
@@ -210,6 +212,12 @@ int Run(const SuggestFlags& flags, const ops::Registry& registry) {
     std::printf("%s", report.RenderText().c_str());
   }
   std::fflush(stdout);  // before anything else reaches stderr, so the two never interleave
+  if (!flags.html.empty()) {
+    Status written = WriteFile(flags.html, page::RenderJobPage(page::JobDocumentFromReport(
+                                               report.ToJson(), flags.target_name)));
+    if (!written.ok()) return ReportError(written, flags.json);
+    std::fprintf(stderr, "cannbot: wrote the job page to %s\n", flags.html.c_str());
+  }
   if (!report.kernel_check.ok) return kExitError;
   if (report.found() && !flags.out.empty()) {
     Status written = WriteFile(flags.out, report.Best()->code);
@@ -245,6 +253,8 @@ Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--rounds", flags->rounds, "Repair rounds after the first (default 3)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--out", flags->out, "Write the accepted kernel here");
+  cmd->add_option("--html", flags->html,
+                  "Write the run as an HTML page (diagnosis, roofline, diff, attempts)");
   cmd->add_flag("--json", flags->json, "Print the report as JSON");
   cmd->add_option("--config", flags->config_file, "Config file (TOML or JSON)");
   cmd->add_option("--skills-dir", flags->skills_dirs, "Extra skills directory (repeatable)");

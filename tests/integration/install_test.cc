@@ -107,7 +107,7 @@ TEST(InstallTest, TheDebianPackageHoldsTheToolAndRunsWithTheSourceTreeHidden) {
 
   const ProcessRun depends = RunArgs({"dpkg-deb", "-f", deb, "Depends"}, std::chrono::seconds(30));
   ASSERT_EQ(depends.exit_code, 0) << depends.output;
-  for (const char* package : {"g++", "libc6-dev", "libsqlite3", "libseccomp", "libcurl"}) {
+  for (const char* package : {"g++", "libc6-dev", "libsqlite3", "libseccomp", "libcurl", "libpq5"}) {
     EXPECT_NE(depends.output.find(package), std::string::npos) << depends.output;
   }
   const std::string root = temp->File("root");

@@ -7,6 +7,8 @@
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/service/event_stream.h"
+#include "cannbot/page/job_page.h"
+#include "cannbot/page/jobs_index.h"
 #include "cannbot/service/views.h"
 #include "cannbot/util/hash.h"
 
@@ -30,6 +32,19 @@ std::string Submitter(const ApiRequest& request) {
   const std::string header = request.Header("authorization");
   if (header.empty()) return "anonymous";
   return "token-" + Sha256Hex(header).substr(0, 12);
+}
+
+// A browser asks for text/html; API clients get JSON, the default.
+bool WantsHtml(const ApiRequest& request) {
+  return request.Header("accept").find("text/html") != std::string::npos;
+}
+
+ApiResponse HtmlResponse(int status, std::string body) {
+  ApiResponse response;
+  response.status = status;
+  response.content_type = "text/html; charset=utf-8";
+  response.body = std::move(body);
+  return response;
 }
 
 ApiResponse WithHeader(ApiResponse response, std::string name, std::string value) {
@@ -98,6 +113,7 @@ Api::Api(Service* service, std::vector<std::string> tokens)
   auto bind = [this](ApiResponse (Api::*method)(ApiRequest&)) {
     return [this, method](ApiRequest& request) { return (this->*method)(request); };
   };
+  router_.Add("GET", "/", bind(&Api::Index));
   router_.Add("GET", "/healthz", bind(&Api::Healthz));
   router_.Add("GET", "/metrics", bind(&Api::MetricsText));
   router_.Add("POST", "/optimize", bind(&Api::Optimize));
@@ -261,7 +277,31 @@ ApiResponse Api::ListJobs(ApiRequest& request) {
   return JsonResponse(200, {{"jobs", list}, {"count", list.size()}});
 }
 
-ApiResponse Api::GetJob(ApiRequest& request) { return JobDocument(200, request.params[0]); }
+ApiResponse Api::GetJob(ApiRequest& request) {
+  if (!WantsHtml(request)) return JobDocument(200, request.params[0]);
+  ApiResponse json = JobDocument(200, request.params[0]);
+  if (json.status == 404) return HtmlResponse(404, page::RenderErrorPage("Not found", "no job " + request.params[0]));
+  if (json.status != 200) return json;
+  return HtmlResponse(200, page::RenderJobPage(Json::parse(json.body)));
+}
+
+ApiResponse Api::Index(ApiRequest& request) {
+  page::JobsFilter filter;
+  if (auto it = request.query.find("op"); it != request.query.end()) filter.op = it->second;
+  std::optional<JobState> state;
+  if (auto it = request.query.find("status"); it != request.query.end() && !it->second.empty()) {
+    state = ParseState(it->second);
+    if (!state) {
+      return HtmlResponse(400, page::RenderErrorPage("Bad request", "unknown status " + it->second));
+    }
+    filter.status = it->second;
+  }
+  auto jobs = service_->jobs().List(state, 200);
+  if (!jobs.ok()) return StatusResponse(jobs.status());
+  std::vector<Json> summaries;
+  for (const JobRecord& job : *jobs) summaries.push_back(JobSummaryJson(job));
+  return HtmlResponse(200, page::RenderJobsIndex(summaries, filter, service_->registry().Names()));
+}
 
 ApiResponse Api::CancelJob(ApiRequest& request) {
   const std::string& id = request.params[0];

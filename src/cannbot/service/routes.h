@@ -48,7 +48,8 @@ class Api {
   ApiResponse MetricsText(ApiRequest& request);
   ApiResponse Optimize(ApiRequest& request);
   ApiResponse ListJobs(ApiRequest& request);
-  ApiResponse GetJob(ApiRequest& request);
+  ApiResponse GetJob(ApiRequest& request);  // the job page for a browser (Accept: text/html)
+  ApiResponse Index(ApiRequest& request);   // GET /: recent jobs as a page
   ApiResponse CancelJob(ApiRequest& request);
   ApiResponse JobEvents(ApiRequest& request);
   ApiResponse Validate(ApiRequest& request);
