@@ -36,6 +36,7 @@ Command RegisterServe(CLI::App& app, const ops::Registry& registry);
 Command RegisterWorker(CLI::App& app, const ops::Registry& registry);
 Command RegisterCi(CLI::App& app, const ops::Registry& registry);
 Command RegisterMachine(CLI::App& app);
+Command RegisterEval(CLI::App& app, const ops::Registry& registry);
 
 // Adds --insecure-sandbox (docs/security.md) to a command that runs untrusted kernels.
 void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox);

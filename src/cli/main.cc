@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
       RegisterDiagnose(app, registry), RegisterOps(app, registry),
       RegisterSkills(app),             RegisterServe(app, registry),
       RegisterWorker(app, registry),
-      RegisterCi(app, registry),       RegisterMachine(app)};
+      RegisterCi(app, registry),       RegisterMachine(app),
+      RegisterEval(app, registry)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

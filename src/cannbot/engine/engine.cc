@@ -197,7 +197,7 @@ Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
   if (spec.options.budget) offline.max_variants = *spec.options.budget;
   CANNBOT_ASSIGN_OR_RETURN(ProviderBundle bundle, MakeProvider(config, *parts_.skills,
                                                                parts_.store, validator, *op,
-                                                               target, offline));
+                                                               target, offline, parts_.http));
   TimedProvider timed(bundle.provider.get(), progress);
   optimize::Provider* provider =
       bundle.offline || progress == nullptr ? bundle.provider.get() : &timed;

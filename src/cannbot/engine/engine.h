@@ -24,6 +24,7 @@
 
 #include "cannbot/config/config.h"
 #include "cannbot/engine/job_spec.h"
+#include "cannbot/llm/http_client.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/optimize/loop.h"
 #include "cannbot/optimize/report.h"
@@ -64,6 +65,9 @@ struct EngineParts {
   validator::Validator* validator = nullptr;
   const skills::SkillLibrary* skills = nullptr;
   store::Store* store = nullptr;  // the offline search's memory; may be null
+  // Every LLM request goes through it (a meter, a test double); null = a libcurl client per
+  // job. Must allow concurrent Send() when runs overlap.
+  llm::HttpClient* http = nullptr;
 };
 
 class Engine {
@@ -91,6 +95,9 @@ class Engine {
   const skills::SkillLibrary& skills() const { return *parts_.skills; }
   store::Store* store() { return parts_.store; }
   const config::Config& config() const { return *parts_.config; }
+  // Routes later jobs' LLM requests through `http` (borrowed; null = libcurl per job). Not
+  // while a Run is in flight.
+  void UseHttpClient(llm::HttpClient* http) { parts_.http = http; }
 
   // The job's op: the registry's (NotFound naming the known ones), or the spec sent with it,
   // parsed into `inline_op` (InvalidArgument when it is bad or clashes with a known op).

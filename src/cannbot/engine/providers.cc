@@ -20,7 +20,8 @@ Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
                                     validator::Validator& validator, const ops::OpSpec& op,
                                     const target::Target& target,
-                                    const optimize::OfflineConfig& offline) {
+                                    const optimize::OfflineConfig& offline,
+                                    llm::HttpClient* http) {
   ProviderBundle bundle;
   if (config.llm.base_url.empty()) {
     bundle.offline = true;
@@ -38,8 +39,11 @@ Result<ProviderBundle> MakeProvider(const config::Config& config,
   CANNBOT_ASSIGN_OR_RETURN(prompt::PromptLibrary prompts,
                            prompt::PromptLibrary::Load(DataPath("prompts")));
   bundle.prompts = std::make_unique<prompt::PromptLibrary>(std::move(prompts));
-  bundle.http = llm::NewCurlHttpClient();
-  bundle.chat = std::make_unique<llm::ChatClient>(config.llm, bundle.http.get());
+  if (http == nullptr) {
+    bundle.http = llm::NewCurlHttpClient();
+    http = bundle.http.get();
+  }
+  bundle.chat = std::make_unique<llm::ChatClient>(config.llm, http);
   bundle.provider = std::make_unique<optimize::LlmProvider>(bundle.chat.get(),
                                                             bundle.prompts.get(),
                                                             config.loop.token_budget);

@@ -31,12 +31,14 @@ struct ProviderBundle {
 
 // The LLM provider when config.llm.base_url is set, else the offline recipes (which remember
 // their winners in `store` under TuningKey: a winner for one target or machine model is never
-// offered to another).
+// offered to another). The LLM's requests go through `http` when given (borrowed), else
+// through a libcurl client the bundle owns.
 Result<ProviderBundle> MakeProvider(const config::Config& config,
                                     const skills::SkillLibrary& library, store::Store* store,
                                     validator::Validator& validator, const ops::OpSpec& op,
                                     const target::Target& target,
-                                    const optimize::OfflineConfig& offline);
+                                    const optimize::OfflineConfig& offline,
+                                    llm::HttpClient* http = nullptr);
 
 // What an offline search result is valid for: the target, the op and its perf shape, the
 // machine model (MachineModel::cpu_key, for targets timed on this CPU: a store shared by
