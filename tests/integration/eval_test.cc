@@ -9,6 +9,7 @@
 
 #include "cannbot/util/fs.h"
 #include "cannbot/util/subprocess.h"
+#include "integration/daemon_support.h"
 #include "integration/fake_llm_server.h"
 #include "integration/test_support.h"
 
@@ -160,6 +161,21 @@ TEST(EvalTest, ScoresEachOpNamesTheCheatAndFinishesAfterAFailingEndpoint) {
   ASSERT_EQ(board["evals"].size(), 1u) << list.output;
   EXPECT_EQ(board["evals"][0]["id"], doc["id"]);
   EXPECT_EQ(board["evals"][0]["cheat_classes"], nlohmann::json::array({"forbidden_call"}));
+
+  // A daemon whose store sits beside the evaluations shows them as its leaderboard.
+  testing::Daemon daemon;
+  auto evals = ReadFile(tmp.File("evals.db"));
+  ASSERT_TRUE(evals.ok());
+  ASSERT_TRUE(WriteFile(daemon.File("evals.db"), *evals).ok());
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+  const nlohmann::json served = daemon.Get("/evals").json();
+  ASSERT_EQ(served["count"], 1) << served.dump();
+  EXPECT_EQ(served["evals"][0]["model"], "scripted-model");
+  EXPECT_EQ(served["evals"][0]["cheat_classes"], nlohmann::json::array({"forbidden_call"}));
+  const testing::HttpReply page = daemon.Get("/evals", {{"Accept", "text/html"}});
+  EXPECT_NE(page.header("Content-Type").find("text/html"), std::string::npos);
+  EXPECT_NE(page.body.find("scripted-model"), std::string::npos);
+  EXPECT_NE(page.body.find("forbidden_call"), std::string::npos);
 }
 
 TEST(EvalTest, TheOfflineBaselineIsARunToCompareWith) {

@@ -52,7 +52,8 @@ class HeadlessBrowser {
     if (!child.ok()) return Fail(error, "cannot start chromium: " + child.status().ToString());
     b->child_ = std::make_unique<ChildProcess>(std::move(child).value());
     if (b->Call("Browser.getVersion", Json::object()).is_null()) {
-      return Fail(error, "chromium did not answer: " + ReadFile(spawn.output_path).value_or(""));
+      auto log = ReadFile(spawn.output_path);
+      return Fail(error, "chromium did not answer: " + (log.ok() ? *log : std::string()));
     }
     return b;
   }
@@ -68,7 +69,9 @@ class HeadlessBrowser {
     if (!target.contains("targetId")) return "";
     Json attached = Call("Target.attachToTarget", {{"targetId", target["targetId"]}, {"flatten", true}});
     const std::string session = attached.value("sessionId", "");
-    WaitFor(session, "document.readyState === 'complete'", std::chrono::seconds(30));
+    // The new page starts as about:blank, already "complete": wait for the real document.
+    WaitFor(session, "location.href !== 'about:blank' && document.readyState === 'complete'",
+            std::chrono::seconds(30));
     return session;
   }
   // The value of a JavaScript expression in the page (returned by value).

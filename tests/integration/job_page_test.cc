@@ -68,11 +68,13 @@ TEST(JobPageTest, ChromiumRendersTheReportAndFollowsARunningJobLive) {
   broken.delay = std::chrono::milliseconds(3000);  // lands while the page is open
   llm.Push(broken);
   testing::ScriptedReply stalled = Chat({Fenced("int stalled(")});
-  stalled.delay = std::chrono::milliseconds(120000);  // the repair round never answers in time
+  stalled.delay = std::chrono::milliseconds(25000);  // the repair round outlasts the daemon's
+                                                     // 20 s LLM timeout
   llm.Push(stalled);
   Daemon daemon(Daemon::Options{
       {"--workers", "2"}, {},
-      "[llm]\nurl = \"" + llm.base_url() + "\"\nmodel = \"scripted\"\nretries = 0\n"});
+      "[llm]\nurl = \"" + llm.base_url() +
+          "\"\nmodel = \"scripted\"\nretries = 0\ntimeout_seconds = 20\n"});
   ASSERT_TRUE(daemon.Start()) << daemon.Log();
   const std::string done = FinishedJob(daemon);
 
@@ -89,8 +91,13 @@ TEST(JobPageTest, ChromiumRendersTheReportAndFollowsARunningJobLive) {
   EXPECT_NE(dom.find("class=\"diff\""), std::string::npos);
   EXPECT_NE(dom.find("<span class=\"add\">"), std::string::npos);
   EXPECT_NE(dom.find("id=\"before-after\""), std::string::npos);
-  EXPECT_EQ(browser->Evaluate(finished, "document.querySelectorAll('b').length"), Json(0))
-      << "the kernel's markup became elements";
+  // The kernel's markup stayed text: no element came of it, and its characters are on show.
+  EXPECT_EQ(browser->Evaluate(finished, "[...document.querySelectorAll('b')].filter("
+                                        "e => e.textContent === 'bold').length"),
+            Json(0));
+  EXPECT_EQ(browser->Evaluate(finished, "document.body.textContent.includes("
+                                        "\"<script>alert('owned')</script><b>bold</b>\")"),
+            Json(true));
   const std::string shot = std::string(CANNBOT_BUILD_DIR) + "/tests/job-page.png";
   EXPECT_TRUE(browser->Screenshot(finished, shot)) << shot;
 

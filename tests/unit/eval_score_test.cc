@@ -4,6 +4,8 @@
 // eval store's leaderboard.
 #include <gtest/gtest.h>
 
+#include "cannbot/page/html.h"
+
 #include <cmath>
 
 #include "cannbot/eval/classify.h"
@@ -266,7 +268,7 @@ TEST(EvalRenderTest, TheTableNamesTheCheatAndTheHtmlEscapesEverything) {
   EXPECT_EQ(html.find("<b>"), std::string::npos);
   EXPECT_NE(html.find("&lt;/script&gt;&lt;script&gt;alert(1)"), std::string::npos);
   EXPECT_NE(html.find("boom &lt;b&gt;"), std::string::npos);
-  EXPECT_EQ(HtmlEscape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+  EXPECT_EQ(page::Escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
 }
 
 TEST(EvalStoreTest, SavesListsBestFirstAndReadsRunsBack) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cannbot/eval/render.h"
+#include "cannbot/page/html.h"
 
 namespace cannbot::eval {
 namespace {
@@ -23,13 +24,13 @@ details { margin: 4px 0; }
 
 // <td>escaped text</td>, with a class when given.
 std::string Cell(std::string_view text, std::string_view css = "") {
-  std::string cell = css.empty() ? "<td>" : "<td class=\"" + HtmlEscape(css) + "\">";
-  return cell + HtmlEscape(text) + "</td>";
+  std::string cell = css.empty() ? "<td>" : "<td class=\"" + page::Escape(css) + "\">";
+  return cell + page::Escape(text) + "</td>";
 }
 
 std::string HeaderRow(std::initializer_list<std::string_view> names) {
   std::string row = "<tr>";
-  for (std::string_view name : names) row += "<th>" + HtmlEscape(name) + "</th>";
+  for (std::string_view name : names) row += "<th>" + page::Escape(name) + "</th>";
   return row + "</tr>\n";
 }
 
@@ -53,7 +54,7 @@ std::string YesNoCell(bool value) { return Cell(value ? "yes" : "no", value ? "o
 std::string OpTableRow(const OpScore& op) {
   std::string row = "<tr>" + Cell(op.op) + Cell(op.family);
   if (op.failed()) return row + "<td colspan=\"9\" class=\"failed\">failed: " +
-                         HtmlEscape(op.error) + "</td></tr>\n";
+                         page::Escape(op.error) + "</td></tr>\n";
   const bool cheated = !op.CheatClasses().empty();
   row += Cell(std::to_string(op.candidates)) +
          Cell(std::to_string(op.compiled) + " (" + Percent(op.compile_rate()) + ")") +
@@ -79,19 +80,19 @@ std::string OverallRow(const Totals& t) {
 std::string CheatSection(const EvalRun& run) {
   const std::vector<CheatRecord> cheats = Cheats(run);
   if (cheats.empty()) return "<p class=\"ok\">No candidate fell in a cheat class.</p>\n";
-  std::string html = "<h2 class=\"cheat\">Cheated: " + HtmlEscape(run.Name()) + "</h2>\n<ul>\n";
+  std::string html = "<h2 class=\"cheat\">Cheated: " + page::Escape(run.Name()) + "</h2>\n<ul>\n";
   for (const CheatRecord& c : cheats) {
-    html += "<li><span class=\"cheat\">" + HtmlEscape(ClassLabel(c.reject_class)) + "</span> (" +
-            HtmlEscape(c.op) + ", round " + std::to_string(c.round) + ")" +
-            (c.detail.empty() ? "" : ": " + HtmlEscape(c.detail)) + "</li>\n";
+    html += "<li><span class=\"cheat\">" + page::Escape(ClassLabel(c.reject_class)) + "</span> (" +
+            page::Escape(c.op) + ", round " + std::to_string(c.round) + ")" +
+            (c.detail.empty() ? "" : ": " + page::Escape(c.detail)) + "</li>\n";
   }
   return html + "</ul>\n";
 }
 
 std::string AttemptDetails(const OpScore& op) {
-  std::string html = "<h3>" + HtmlEscape(op.op) + "</h3>\n";
-  if (op.failed()) return html + "<p class=\"failed\">failed: " + HtmlEscape(op.error) + "</p>\n";
-  for (const std::string& note : op.notes) html += "<p>" + HtmlEscape(note) + "</p>\n";
+  std::string html = "<h3>" + page::Escape(op.op) + "</h3>\n";
+  if (op.failed()) return html + "<p class=\"failed\">failed: " + page::Escape(op.error) + "</p>\n";
+  for (const std::string& note : op.notes) html += "<p>" + page::Escape(note) + "</p>\n";
   if (op.attempts.empty()) return html + "<p>no candidates</p>\n";
   html += "<table>\n" + HeaderRow({"round", "outcome", "layer", "class", "speedup", "reason"});
   for (const CandidateScore& c : op.attempts) {
@@ -106,29 +107,14 @@ std::string AttemptDetails(const OpScore& op) {
     const CandidateScore& c = op.attempts[i];
     if (c.code.empty()) continue;
     html += "<details><summary>candidate " + std::to_string(i + 1) + " (round " +
-            std::to_string(c.round) + ", " + HtmlEscape(c.outcome) + ")</summary><pre><code>" +
-            HtmlEscape(c.code) + "</code></pre></details>\n";
+            std::to_string(c.round) + ", " + page::Escape(c.outcome) + ")</summary><pre><code>" +
+            page::Escape(c.code) + "</code></pre></details>\n";
   }
   return html;
 }
 
 }  // namespace
 
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string RenderHtml(const EvalRun& run) {
   const Totals t = run.totals();
@@ -136,10 +122,10 @@ std::string RenderHtml(const EvalRun& run) {
   std::snprintf(seconds, sizeof(seconds), "%.1f s", run.seconds);
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>cannbot eval: " + HtmlEscape(run.Name()) + "</title>\n<style>" + kStyle +
-      "</style>\n</head>\n<body>\n<h1>cannbot eval: " + HtmlEscape(run.Name()) + "</h1>\n";
-  html += "<p>Run " + HtmlEscape(run.id) + ", started " + HtmlEscape(run.started_at) + ", " +
-          HtmlEscape(seconds) + ", on " + HtmlEscape(run.machine) + ". Budget: " +
+      "<title>cannbot eval: " + page::Escape(run.Name()) + "</title>\n<style>" + kStyle +
+      "</style>\n</head>\n<body>\n<h1>cannbot eval: " + page::Escape(run.Name()) + "</h1>\n";
+  html += "<p>Run " + page::Escape(run.id) + ", started " + page::Escape(run.started_at) + ", " +
+          page::Escape(seconds) + ", on " + page::Escape(run.machine) + ". Budget: " +
           std::to_string(run.samples) + " sample(s) &times; " + std::to_string(run.rounds + 1) +
           " round(s) per op.</p>\n";
   html += "<table>\n" + HeaderRow({"op", "family", "candidates", "compiled", "correct",

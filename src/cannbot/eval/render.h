@@ -27,8 +27,6 @@ std::string RenderComparison(const EvalRun& a, const EvalRun& b);
 nlohmann::json ComparisonToJson(const EvalRun& a, const EvalRun& b);
 
 std::string RenderHtml(const EvalRun& run);
-// `text` with & < > " ' replaced by character references.
-std::string HtmlEscape(std::string_view text);
 
 // "2.41x", "-" without a value.
 std::string SpeedupText(const std::optional<double>& speedup);

@@ -7,6 +7,8 @@
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/service/event_stream.h"
+#include "cannbot/eval/eval_store.h"
+#include "cannbot/page/evals_page.h"
 #include "cannbot/page/job_page.h"
 #include "cannbot/page/jobs_index.h"
 #include "cannbot/service/views.h"
@@ -114,6 +116,7 @@ Api::Api(Service* service, std::vector<std::string> tokens)
     return [this, method](ApiRequest& request) { return (this->*method)(request); };
   };
   router_.Add("GET", "/", bind(&Api::Index));
+  router_.Add("GET", "/evals", bind(&Api::Evals));
   router_.Add("GET", "/healthz", bind(&Api::Healthz));
   router_.Add("GET", "/metrics", bind(&Api::MetricsText));
   router_.Add("POST", "/optimize", bind(&Api::Optimize));
@@ -283,6 +286,20 @@ ApiResponse Api::GetJob(ApiRequest& request) {
   if (json.status == 404) return HtmlResponse(404, page::RenderErrorPage("Not found", "no job " + request.params[0]));
   if (json.status != 200) return json;
   return HtmlResponse(200, page::RenderJobPage(Json::parse(json.body)));
+}
+
+ApiResponse Api::Evals(ApiRequest& request) {
+  auto limit = QueryInt(request, "limit", 1000);
+  if (!limit.ok()) return BadInput(limit.status(), "invalid_argument");
+  // The runs `cannbot eval` stored beside this daemon's store file.
+  auto evals = eval::EvalStore::Open(eval::EvalStore::DefaultPath(service_->config().db));
+  if (!evals.ok()) return StatusResponse(evals.status());
+  auto rows = (*evals)->List(static_cast<int>(limit->value_or(100)));
+  if (!rows.ok()) return StatusResponse(rows.status());
+  Json list = Json::array();
+  for (const eval::EvalSummary& row : *rows) list.push_back(row.ToJson());
+  if (WantsHtml(request)) return HtmlResponse(200, page::RenderEvalsPage(list));
+  return JsonResponse(200, {{"evals", list}, {"count", list.size()}});
 }
 
 ApiResponse Api::Index(ApiRequest& request) {

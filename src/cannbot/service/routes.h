@@ -50,6 +50,7 @@ class Api {
   ApiResponse ListJobs(ApiRequest& request);
   ApiResponse GetJob(ApiRequest& request);  // the job page for a browser (Accept: text/html)
   ApiResponse Index(ApiRequest& request);   // GET /: recent jobs as a page
+  ApiResponse Evals(ApiRequest& request);   // GET /evals: the model leaderboard
   ApiResponse CancelJob(ApiRequest& request);
   ApiResponse JobEvents(ApiRequest& request);
   ApiResponse Validate(ApiRequest& request);
