@@ -39,10 +39,8 @@ int Count(const std::string& text, const std::string& what) {
   return n;
 }
 
-TEST(JobPageTest, TheDaemonServesPagesToBrowsersAndJsonToClients) {
-  Daemon daemon;
-  ASSERT_TRUE(daemon.Start()) << daemon.Log();
-  const std::string id = FinishedJob(daemon);
+// What API clients and browsers get without a browser: JSON by default, pages on request.
+void ExpectPagesAndJson(Daemon& daemon, const std::string& id) {
   HttpReply page = daemon.Get("/jobs/" + id, {{"Accept", "text/html,application/xhtml+xml"}});
   ASSERT_EQ(page.status, 200);
   EXPECT_NE(page.header("Content-Type").find("text/html"), std::string::npos);
@@ -77,6 +75,7 @@ TEST(JobPageTest, ChromiumRendersTheReportAndFollowsARunningJobLive) {
           "\"\nmodel = \"scripted\"\nretries = 0\ntimeout_seconds = 20\n"});
   ASSERT_TRUE(daemon.Start()) << daemon.Log();
   const std::string done = FinishedJob(daemon);
+  ExpectPagesAndJson(daemon, done);
 
   std::string error;
   auto browser = testing::HeadlessBrowser::Start(&error);
