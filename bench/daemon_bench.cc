@@ -154,41 +154,6 @@ Load RunOwnClient(int port, const std::string& path, const Flags& f) {
           Percentile(all, 0.99), errors.load()};
 }
 
-class Daemon {
- public:
-  bool Start(const Flags& f, const cannbot::TempDir& dir) {
-    cannbot::SpawnOptions o;
-    o.argv = {f.cannbot, "serve", "--port", "0", "--port-file", dir.File("port"), "--db",
-              dir.File("bench.db"), "--queue-size", std::to_string(std::max(256, f.jobs * 2))};
-    o.extra_environment = {"CANNBOT_TOKENS=", "CANNBOT_LLM_URL=", "CANNBOT_HOST=", "CANNBOT_PORT="};
-    o.output_path = dir.File("daemon.log");
-    auto child = cannbot::ChildProcess::Spawn(o);
-    if (!child.ok()) return false;
-    child_.emplace(std::move(child).value());
-    const auto until = SteadyClock::now() + std::chrono::seconds(60);
-    while (SteadyClock::now() < until && child_->running() && !child_->Poll()) {
-      auto text = cannbot::ReadFile(dir.File("port"));
-      if (text.ok() && !text->empty()) {
-        port = std::stoi(*text);
-        auto res = httplib::Client("127.0.0.1", port).Get("/healthz");
-        if (res && res->status == 200) return true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return false;
-  }
-  pid_t pid() const { return child_->pid(); }
-  void Stop() {
-    if (!child_) return;
-    ::kill(child_->pid(), SIGTERM);
-    if (!child_->WaitUntil(SteadyClock::now() + std::chrono::seconds(60))) child_->Kill();
-  }
-  int port = 0;
-
- private:
-  std::optional<cannbot::ChildProcess> child_;
-};
-
 struct JobResults {
   int submitted = 0, accepted = 0, finished = 0, succeeded = 0, found = 0;
   std::vector<std::string> refusals;  // why a submission was not accepted
@@ -284,8 +249,10 @@ int main(int argc, char** argv) {
   const auto deadline = SteadyClock::now() + std::chrono::seconds(f.deadline);
   auto dir = cannbot::TempDir::Create("cannbot-daemon-bench");
   if (!dir.ok()) return 2;
-  Daemon daemon;
-  if (!daemon.Start(f, *dir)) {
+  shared_line::Process daemon;
+  if (!daemon.Start({f.cannbot, "serve", "--port", "0", "--port-file", dir->File("port"), "--db",
+                     dir->File("bench.db"), "--queue-size", std::to_string(std::max(256, f.jobs * 2))},
+                    dir->File("daemon.log"), dir->File("port"))) {
     std::fprintf(stderr, "daemon_bench: the daemon did not start (%s)\n", dir->File("daemon.log").c_str());
     return 2;
   }

@@ -29,7 +29,8 @@ namespace shared_line {
 using cannbot::SteadyClock;
 using Json = nlohmann::json;
 
-// One `cannbot` process; waits for its port file when it serves HTTP.
+// One `cannbot` process (daemon_bench's daemons too); waits for its port file and a 200 from
+// /healthz when it serves HTTP.
 class Process {
  public:
   bool Start(std::vector<std::string> argv, const std::string& log, const std::string& port_file) {
@@ -54,11 +55,14 @@ class Process {
     }
     return false;
   }
-  ~Process() {
-    if (!child_) return;
+  ~Process() { Stop(); }
+  // SIGTERM, then SIGKILL after 60 s.
+  void Stop() {
+    if (!child_ || !child_->running()) return;
     ::kill(child_->pid(), SIGTERM);
-    if (!child_->WaitUntil(SteadyClock::now() + std::chrono::seconds(30))) child_->Kill();
+    if (!child_->WaitUntil(SteadyClock::now() + std::chrono::seconds(60))) child_->Kill();
   }
+  pid_t pid() const { return child_ ? child_->pid() : -1; }
   int port = 0;
 
  private:

@@ -104,6 +104,7 @@ TEST_F(ScaleTest, JobsSubmittedConcurrentlyToAFrontEndFinishExactlyOnceOnTwoWork
   for (std::thread& t : clients) t.join();
   // The front end's event stream follows a job that a worker process runs.
   std::vector<SseEvent> events = front->Events(ids[kJobs - 1]);
+  ASSERT_FALSE(events.empty());
   EXPECT_EQ(Types(events).front(), "queued");
   EXPECT_EQ(Types(events).back(), "finished");
   for (const std::string& id : ids) {

@@ -130,15 +130,13 @@ std::string BeforeAfter(const Json& report) {
   const std::string interval = ci.is_array() && ci.size() == 2
                                    ? Number(ci[0], "%.2fx") + " - " + Number(ci[1], "%.2fx")
                                    : "-";
-  auto row = [&](const char* name, const char* prefix) {
-    const std::string p = prefix;
+  auto row = [&](const char* name, const std::string& p) {
+    const Json& fraction = Field(ba, (p + "_roofline_fraction").c_str());
     return "<tr><td>" + std::string(name) + "</td><td class=\"num\">" +
-           Number(ba[p + "_ms"], "%.3f ms") + "</td><td class=\"num\">" +
-           Number(ba[p + "_gbps"], "%.2f") + "</td><td class=\"num\">" +
-           Number(ba[p + "_gflops"], "%.2f") + "</td><td class=\"num\">" +
-           Number(Json(Field(ba, (p + "_roofline_fraction").c_str()).is_number()
-                           ? ba[p + "_roofline_fraction"].get<double>() * 100 : 0.0),
-                  "%.1f%%") +
+           Number(Field(ba, (p + "_ms").c_str()), "%.3f ms") + "</td><td class=\"num\">" +
+           Number(Field(ba, (p + "_gbps").c_str()), "%.2f") + "</td><td class=\"num\">" +
+           Number(Field(ba, (p + "_gflops").c_str()), "%.2f") + "</td><td class=\"num\">" +
+           Number(fraction.is_number() ? Json(fraction.get<double>() * 100) : Json(), "%.1f%%") +
            "</td></tr>\n";
   };
   return "<h2>Before / after (" + Escape(Text(ba, "shape")) + ")</h2>\n<table id=\"before-after\">"

@@ -251,14 +251,18 @@ ApiResponse Api::Accepted(const SubmitResult& submitted, bool wait) {
   return response;
 }
 
+Result<std::optional<Json>> Api::FindJob(const std::string& id) {
+  CANNBOT_ASSIGN_OR_RETURN(std::optional<JobRecord> job, service_->jobs().Get(id));
+  if (!job) return std::optional<Json>();
+  CANNBOT_ASSIGN_OR_RETURN(std::vector<Json> attempts, service_->jobs().Attempts(id, job->runs));
+  return std::optional<Json>(JobJson(*job, attempts));
+}
+
 ApiResponse Api::JobDocument(int status, const std::string& id) {
-  auto job = service_->jobs().Get(id);
+  auto job = FindJob(id);
   if (!job.ok()) return StatusResponse(job.status());
-  if (!job->has_value()) return ErrorResponse(404, "not_found", "no job " + id);
-  const JobRecord& record = **job;
-  auto attempts = service_->jobs().Attempts(id, record.runs);
-  if (!attempts.ok()) return StatusResponse(attempts.status());
-  return JsonResponse(status, JobJson(record, *attempts));
+  if (!*job) return ErrorResponse(404, "not_found", "no job " + id);
+  return JsonResponse(status, **job);
 }
 
 ApiResponse Api::ListJobs(ApiRequest& request) {
@@ -281,11 +285,12 @@ ApiResponse Api::ListJobs(ApiRequest& request) {
 }
 
 ApiResponse Api::GetJob(ApiRequest& request) {
-  if (!WantsHtml(request)) return JobDocument(200, request.params[0]);
-  ApiResponse json = JobDocument(200, request.params[0]);
-  if (json.status == 404) return HtmlResponse(404, page::RenderErrorPage("Not found", "no job " + request.params[0]));
-  if (json.status != 200) return json;
-  return HtmlResponse(200, page::RenderJobPage(Json::parse(json.body)));
+  const std::string& id = request.params[0];
+  if (!WantsHtml(request)) return JobDocument(200, id);
+  auto job = FindJob(id);
+  if (!job.ok()) return StatusResponse(job.status());
+  if (!*job) return HtmlResponse(404, page::RenderErrorPage("Not found", "no job " + id));
+  return HtmlResponse(200, page::RenderJobPage(**job));
 }
 
 ApiResponse Api::Evals(ApiRequest& request) {

@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,8 @@ class Api {
 
   // The stored job as GET /jobs/{id} shows it (404 when unknown).
   ApiResponse JobDocument(int status, const std::string& id);
+  // GET /jobs/{id}'s document; nullopt for an unknown job.
+  Result<std::optional<nlohmann::json>> FindJob(const std::string& id);
   // The answer to an accepted (or replayed) submission, after waiting if asked to.
   ApiResponse Accepted(const SubmitResult& submitted, bool wait);
 

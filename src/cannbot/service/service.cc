@@ -102,10 +102,13 @@ void Service::WorkerLoop() {
   // compiles or runs while the roofline is being measured.
   engine_->validator().Machine();
   workers_started_ = true;
-  while (std::optional<std::string> id = queue_.Pop()) RunOne(*id);
+  while (std::optional<std::string> id = queue_.Pop()) {
+    RunTracked(*id, "", [&](RunControl& control) { return runner_->Run(*id, control); });
+  }
 }
 
-void Service::RunOne(const std::string& id) {
+void Service::RunTracked(const std::string& id, const std::string& worker,
+                         const std::function<Status(RunControl&)>& run) {
   auto control = std::make_shared<RunControl>();
   {
     std::lock_guard<std::mutex> lock(running_mutex_);
@@ -116,7 +119,7 @@ void Service::RunOne(const std::string& id) {
   service_metrics_.workers_busy->Add({}, 1);
   Status s;
   try {  // a worker thread is an edge: nothing may escape it
-    s = runner_->Run(id, *control);
+    s = run(*control);
   } catch (const std::exception& e) {
     s = Status::Internal(std::string("uncaught exception: ") + e.what());
   } catch (...) {
@@ -128,7 +131,9 @@ void Service::RunOne(const std::string& id) {
     failed.state = JobState::kFailed;
     failed.error_code = "internal";
     failed.error_message = s.message();
-    if (!jobs_->Finish(id, failed).ok()) log_->error("job {}: cannot record the failure", id);
+    if (!jobs_->Finish(id, failed, worker).ok()) {
+      log_->error("job {}: cannot record the failure", id);
+    }
     hub_.Publish();
   }
   service_metrics_.workers_busy->Add({}, -1);
@@ -227,27 +232,25 @@ Result<SubmitResult> Service::Submit(const JobSpec& spec, const std::string& req
     CANNBOT_ASSIGN_OR_RETURN(std::optional<Submission> seen, jobs_->FindByKey(idempotency_key, spec));
     if (seen) return Answer(seen->conflict ? Kind::kConflict : Kind::kExisting, seen->job_id);
   }
+  Submission created;
   if (shared()) {
     // The line is the store's, shared by every front end: its depth is the bound.
     if (QueueDepth() >= queue_.capacity()) return Answer(Kind::kQueueFull);
-    CANNBOT_ASSIGN_OR_RETURN(Submission created, jobs_->Create(spec, request_id,
-                                                               idempotency_key, owner));
-    service_metrics_.submitted->Add({});
-    hub_.Publish();
-    log_->info("req={} job {} queued ({})", request_id, created.job_id, spec.op);
-    return Answer(Kind::kAccepted, created.job_id);
+    CANNBOT_ASSIGN_OR_RETURN(created, jobs_->Create(spec, request_id, idempotency_key, owner));
+  } else {
+    if (!queue_.Reserve()) return Answer(Kind::kQueueFull);
+    auto stored = jobs_->Create(spec, request_id, idempotency_key, owner);
+    if (!stored.ok()) {
+      queue_.CancelReservation();
+      return stored.status();
+    }
+    created = *stored;
+    queue_.PushReserved(created.job_id, spec.options.priority.value_or(0));
   }
-  if (!queue_.Reserve()) return Answer(Kind::kQueueFull);
-  auto created = jobs_->Create(spec, request_id, idempotency_key, owner);
-  if (!created.ok()) {
-    queue_.CancelReservation();
-    return created.status();
-  }
-  queue_.PushReserved(created->job_id, spec.options.priority.value_or(0));
   service_metrics_.submitted->Add({});
   hub_.Publish();
-  log_->info("req={} job {} queued ({})", request_id, created->job_id, spec.op);
-  return Answer(Kind::kAccepted, created->job_id);
+  log_->info("req={} job {} queued ({})", request_id, created.job_id, spec.op);
+  return Answer(Kind::kAccepted, created.job_id);
 }
 
 Result<CancelResult> Service::Cancel(const std::string& id) {

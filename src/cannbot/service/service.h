@@ -26,9 +26,11 @@
 // from any thread once Start has returned.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -131,12 +133,15 @@ class Service {
   std::optional<SubmitResult> Refuse(const JobSpec& spec) const;
   Status Recover();
   void WorkerLoop();
-  void RunOne(const std::string& id);
+  // Runs one job through `run`, tracked for cancellation and shutdown; an error from it ends
+  // the job as failed (written only while `worker`, if any, holds its lease).
+  void RunTracked(const std::string& id, const std::string& worker,
+                  const std::function<Status(RunControl&)>& run);
   void PrunerLoop();
   // The shared line (shared_workers.cc).
   bool shared() const { return jobs_->shared(); }
   void SharedWorkerLoop(int index);
-  void RunClaimed(const ClaimedJob& job, const std::string& worker);
+  double LeaseSeconds() const { return std::max(1.0, config_.server.lease_seconds); }
   void ListenerLoop();
   size_t QueueDepth();
 

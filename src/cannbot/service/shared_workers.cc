@@ -3,7 +3,6 @@
 // notifications into EventHub wake-ups.
 #include <unistd.h>
 
-#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
@@ -84,7 +83,6 @@ void Service::SharedWorkerLoop(int index) {
   engine_->validator().Machine();  // as WorkerLoop: measured before any job runs here
   workers_started_ = true;
   const std::string worker = WorkerName(index);
-  const double lease = std::max(1.0, config_.server.lease_seconds);
   while (!stop_claiming_) {
     const uint64_t seen = hub_.version();
     auto expired = jobs_->RequeueExpired();
@@ -92,56 +90,24 @@ void Service::SharedWorkerLoop(int index) {
       service_metrics_.lease_expiries->Add({}, static_cast<double>(expired->size()));
       for (const std::string& id : *expired) log_->warn("job {}: lease ran out; re-queued", id);
     }
-    auto claimed = jobs_->Claim(worker, lease);
+    auto claimed = jobs_->Claim(worker, LeaseSeconds());
     if (!claimed.ok()) log_->warn("claiming a job: {}", claimed.status().ToString());
     if (claimed.ok() && *claimed) {
-      service_metrics_.claim_wait_seconds->Observe({}, (*claimed)->waited_seconds);
-      RunClaimed(**claimed, worker);
+      const ClaimedJob job = **claimed;
+      service_metrics_.claim_wait_seconds->Observe({}, job.waited_seconds);
+      log_->info("job {}: claimed by {} (run {}, waited {:.2f} s)", job.id, worker, job.run,
+                 job.waited_seconds);
+      RunTracked(job.id, worker, [&](RunControl& control) {
+        LeaseKeeper keeper(jobs_.get(), &service_metrics_, job.id, worker, LeaseSeconds(),
+                           &control);
+        return runner_->RunClaimed(job, worker, control);
+      });
       continue;
     }
     // Nothing to do: a submission here or a notification from the store wakes us; the
     // timeout bounds how late an expired lease is noticed when nothing else happens.
     hub_.WaitPast(seen, std::chrono::seconds(1));
   }
-}
-
-void Service::RunClaimed(const ClaimedJob& job, const std::string& worker) {
-  auto control = std::make_shared<RunControl>();
-  {
-    std::lock_guard<std::mutex> lock(running_mutex_);
-    running_[job.id] = control;
-    if (checkpointing_) control->Request(RunControl::kShutdown);
-  }
-  service_metrics_.workers_busy->Add({}, 1);
-  log_->info("job {}: claimed by {} (run {}, waited {:.2f} s)", job.id, worker, job.run,
-             job.waited_seconds);
-  Status s;
-  {
-    LeaseKeeper keeper(jobs_.get(), &service_metrics_, job.id, worker,
-                       std::max(1.0, config_.server.lease_seconds), control.get());
-    try {  // a worker thread is an edge: nothing may escape it
-      s = runner_->RunClaimed(job, worker, *control);
-    } catch (const std::exception& e) {
-      s = Status::Internal(std::string("uncaught exception: ") + e.what());
-    }
-  }
-  if (!s.ok()) {
-    log_->error("job {}: {}", job.id, s.ToString());
-    Outcome failed;
-    failed.state = JobState::kFailed;
-    failed.error_code = "internal";
-    failed.error_message = s.message();
-    if (!jobs_->Finish(job.id, failed, worker).ok()) {
-      log_->error("job {}: cannot record the failure", job.id);
-    }
-    hub_.Publish();
-  }
-  service_metrics_.workers_busy->Add({}, -1);
-  {
-    std::lock_guard<std::mutex> lock(running_mutex_);
-    running_.erase(job.id);
-  }
-  running_changed_.notify_all();
 }
 
 void Service::ListenerLoop() {
