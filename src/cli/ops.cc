@@ -1,7 +1,10 @@
 // `cannbot ops`: the op registry (the kernel contract: the built-in ops and those of
 // --ops-dir), as a table or one op in full.
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -72,6 +75,37 @@ void PrintOp(const ops::OpSpec& op) {
   PrintReference(op);
 }
 
+// An op's element type as the table shows it: its first tensor's dtype.
+const char* DTypeOf(const ops::OpSpec& op) {
+  for (const ops::Param& p : op.params) {
+    if (p.IsTensor()) return ops::DTypeName(p.dtype);
+  }
+  return "-";
+}
+
+// One row per op, with the dtypes it comes in (one kernel symbol per dtype).
+void PrintTable(const ops::Registry& registry) {
+  std::map<std::string, std::vector<const ops::OpSpec*>> variants;
+  std::vector<std::string> order;
+  for (const ops::OpSpec& op : registry.ops()) {
+    auto& list = variants[op.BaseName()];
+    if (list.empty()) order.push_back(op.BaseName());
+    list.push_back(&op);
+  }
+  std::printf("%-18s %-13s %-22s %s\n", "op", "family", "dtypes", "signature (first dtype)");
+  for (const std::string& name : order) {
+    const auto& list = variants[name];
+    std::string dtypes;
+    for (const ops::OpSpec* v : list) dtypes += std::string(dtypes.empty() ? "" : ", ") + DTypeOf(*v);
+    std::printf("%-18s %-13s %-22s %s\n", name.c_str(), list.front()->family.c_str(),
+                dtypes.c_str(), list.front()->CSignature().c_str());
+  }
+  std::printf("\n%zu ops, %zu kernels counting dtype variants: an op in several dtypes has one "
+              "symbol per dtype, its name for the first and NAME_fp16, NAME_bf16 for the others.\n"
+              "`cannbot ops --show OP` prints an op's shapes, tolerances and reference.\n",
+              order.size(), registry.ops().size());
+}
+
 int Run(const OpsFlags& flags, const ops::Registry& registry) {
   if (!flags.show.empty()) {
     const ops::OpSpec* op = registry.Find(flags.show);
@@ -90,11 +124,7 @@ int Run(const OpsFlags& flags, const ops::Registry& registry) {
     std::printf("%s\n", all.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%-18s %s\n", "op", "signature");
-  for (const ops::OpSpec& op : registry.ops()) {
-    std::printf("%-18s %s\n", op.name.c_str(), op.CSignature().c_str());
-  }
-  std::printf("\n`cannbot ops --show OP` prints an op's shapes, tolerances and reference.\n");
+  PrintTable(registry);
   return kExitOk;
 }
 

@@ -1,9 +1,10 @@
-// The op catalog as a whole: the 13 built-in ops, their exact C signatures (a contract with
+// The op catalog as a whole: at least 45 built-in ops, the first thirteen's exact C signatures (a contract with
 // kernel authors), their perf shapes, and the invariants every shape must satisfy.
 #include <gtest/gtest.h>
 #include "builtin_ops.h"
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "cannbot/ops/registry.h"
@@ -51,9 +52,11 @@ const std::map<std::string, std::string>& ExpectedSignatures() {
   return *signatures;
 }
 
-TEST(ReferenceCatalogTest, HasExactlyTheThirteenOpsWithContractSignatures) {
+TEST(ReferenceCatalogTest, AtLeast45OpsAndTheFirstThirteenKeepTheirContractSignatures) {
   const Registry& registry = cannbot_test::BuiltInOps();
-  EXPECT_EQ(registry.ops().size(), ExpectedSignatures().size());
+  std::set<std::string> ops;
+  for (const OpSpec& op : registry.ops()) ops.insert(op.BaseName());
+  EXPECT_GE(ops.size(), 45u);
   for (const auto& [name, signature] : ExpectedSignatures()) {
     const OpSpec* op = registry.Find(name);
     ASSERT_NE(op, nullptr) << name;
@@ -143,13 +146,24 @@ TEST(ReferenceCatalogTest, EveryShapeIsValidNonEmptyAndHasPositiveWork) {
         }
       }
       EXPECT_GT(op.Bytes(shape), 0.0) << where;
-      EXPECT_GT(op.flops(shape), 0.0) << where;
-      const Tolerance tol = op.tolerance(shape);
-      EXPECT_GE(tol.atol, 0.0) << where;
-      EXPECT_GE(tol.rtol, 0.0) << where;
-      // Anything looser would let a visibly wrong kernel through.
-      EXPECT_LE(tol.atol, 1e-3) << where;
-      EXPECT_LE(tol.rtol, 1e-4) << where;
+      EXPECT_GE(op.flops(shape), 0.0) << where;  // data movement (transpose, gather) does none
+      for (const Param* out : op.ParamsOfKind(ParamKind::kOutput)) {
+        const Tolerance tol = op.ToleranceFor(shape, out->dtype);
+        EXPECT_GE(tol.atol, 0.0) << where;
+        EXPECT_GE(tol.rtol, 0.0) << where;
+        if (out->dtype == DType::kF16 || out->dtype == DType::kBF16) {
+          // 16-bit outputs: the CANN standard for their dtype, or something as tight.
+          if (tol.kind != Tolerance::Kind::kCann) {
+            EXPECT_LE(tol.atol, 1e-3) << where;
+            EXPECT_LE(tol.rtol, 1e-2) << where;
+          }
+          continue;
+        }
+        // Anything looser would let a visibly wrong fp32 kernel through; a sum over a row
+        // may differ by its summation order (rtol grows with the row: ~cols x epsilon).
+        EXPECT_LE(tol.atol, 1e-3) << where;
+        EXPECT_LE(tol.rtol, op.family == "reduction" ? 1e-3 : 1e-4) << where;
+      }
     }
     EXPECT_TRUE(has_tiny) << op.name;
     EXPECT_TRUE(has_odd) << op.name;
@@ -179,7 +193,7 @@ TEST(ReferenceCatalogTest, ReferenceSourcesAreSelfContainedHeaders) {
   for (const OpSpec& op : cannbot_test::BuiltInOps().ops()) {
     const std::string& src = op.reference_source;
     EXPECT_NE(src.find("namespace cannbot_ref"), std::string::npos) << op.name;
-    EXPECT_NE(src.find("inline void " + op.name + "("), std::string::npos) << op.name;
+    EXPECT_NE(src.find("inline void " + op.BaseName() + "("), std::string::npos) << op.name;
     // Compiled alone as the perf baseline: no project headers may be pulled in.
     EXPECT_EQ(src.find("#include \""), std::string::npos) << op.name;
     EXPECT_NE(op.ReferenceAsKernel().find("extern \"C\" " + op.CSignature()), std::string::npos)

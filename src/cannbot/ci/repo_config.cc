@@ -146,11 +146,14 @@ Status LoadRepoOps(const std::vector<std::string>& repo_files,
       if (text.ok()) op.reference_text = *text;
       return text;
     };
-    CANNBOT_ASSIGN_OR_RETURN(ops::OpSpec spec, ops::ParseOpSpec(op.spec_text, file, load_reference));
-    CANNBOT_RETURN_IF_ERROR(registry.CheckNewOp(spec).WithContext(file));
-    if (!config->repo_ops.emplace(spec.name, std::move(op)).second) {
-      return Status::InvalidArgument(file + ": op '" + spec.name + "' is defined twice in " +
-                                     config->ops_dir);
+    CANNBOT_ASSIGN_OR_RETURN(std::vector<ops::OpSpec> variants,
+                             ops::ParseOpSpecVariants(op.spec_text, file, load_reference));
+    for (const ops::OpSpec& spec : variants) {  // one per dtype of a spec with `dtypes`
+      CANNBOT_RETURN_IF_ERROR(registry.CheckNewOp(spec).WithContext(file));
+      if (!config->repo_ops.emplace(spec.name, op).second) {
+        return Status::InvalidArgument(file + ": op '" + spec.name + "' is defined twice in " +
+                                       config->ops_dir);
+      }
     }
   }
   if (config->repo_ops.empty()) {

@@ -180,7 +180,8 @@ Result<const ops::OpSpec*> Engine::ResolveOp(const JobSpec& spec,
                                              std::optional<ops::OpSpec>* inline_op) const {
   if (spec.op_spec.empty()) return FindOp(*parts_.registry, spec.op);
   CANNBOT_ASSIGN_OR_RETURN(*inline_op, ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference,
-                                                              SpecOptions(*parts_.config)));
+                                                              SpecOptions(*parts_.config),
+                                                              spec.op));
   CANNBOT_RETURN_IF_ERROR(parts_.registry->CheckNewOp(**inline_op));
   return &**inline_op;
 }

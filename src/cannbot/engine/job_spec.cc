@@ -132,13 +132,9 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   CANNBOT_RETURN_IF_ERROR(f.Text("op_reference", &spec.op_reference, false, kMaxSourceBytes));
   CANNBOT_RETURN_IF_ERROR(f.Text("op", &spec.op, spec.op_spec.empty(), 128));
   if (!spec.op_spec.empty()) {  // checked here, so a bad spec is refused before the job queues
-    auto inline_op = ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference);
+    auto inline_op = ops::ParseInlineOpSpec(spec.op_spec, spec.op_reference, {}, spec.op);
     if (!inline_op.ok()) {
       return Status::InvalidArgument("field 'op_spec': " + inline_op.status().message());
-    }
-    if (!spec.op.empty() && spec.op != inline_op->name) {
-      return Status::InvalidArgument("field 'op' (\"" + spec.op + "\") differs from the name in "
-                                     "'op_spec' (\"" + inline_op->name + "\")");
     }
     spec.op = inline_op->name;
   } else if (!spec.op_reference.empty()) {

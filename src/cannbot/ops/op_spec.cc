@@ -1,5 +1,6 @@
 #include "cannbot/ops/op_spec.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -138,6 +139,69 @@ Tolerance OpSpec::ToleranceFor(const Shape& shape, DType dtype) const {
   return tolerance(shape);
 }
 
+const char* const kExtentFunctionsInC =
+    "static inline int64_t cannbot_x_ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }\n"
+    "static inline int64_t cannbot_x_min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
+    "static inline int64_t cannbot_x_max(int64_t a, int64_t b) { return a > b ? a : b; }\n";
+
+std::string ExtentInC(const std::string& extent) {
+  std::string c = extent;
+  for (const char* fn : {"ceil_div", "min", "max"}) {
+    const std::string from = std::string(fn) + "(";
+    for (size_t at = c.find(from); at != std::string::npos;) {
+      const bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(c[at - 1])) ||
+                                           c[at - 1] == '_');
+      if (word_start) c.insert(at, "cannbot_x_");
+      at = c.find(from, at + (word_start ? 10 : 0) + from.size());
+    }
+  }
+  return "static_cast<int64_t>(" + c + ")";
+}
+
+namespace {
+
+bool IsSixteenBit(DType dtype) { return dtype == DType::kF16 || dtype == DType::kBF16; }
+
+bool HasSixteenBitTensors(const OpSpec& op) {
+  for (const Param& p : op.params) {
+    if (p.IsTensor() && IsSixteenBit(p.dtype)) return true;
+  }
+  return false;
+}
+
+// The built-in reference as a kernel of a 16-bit variant's own signature: the 16-bit tensors
+// widened to float (exact), the float reference, its outputs rounded to the dtype (nearest
+// even), as the in-process oracle does. The perf gate's default baseline for such a variant.
+std::string WidenedReferenceKernel(const OpSpec& op) {
+  std::string body, call = "cannbot_ref::" + op.BaseName() + "(";
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    const Param& p = op.params[i];
+    call += i > 0 ? ", " : "";
+    if (!p.IsTensor() || !IsSixteenBit(p.dtype)) {
+      call += p.name;
+      continue;
+    }
+    const std::string wide = p.name + "_as_float";
+    body += "  std::vector<float> " + wide + "(" + ExtentInC(p.extent) + ");\n";
+    if (p.kind == ParamKind::kInput) {
+      body += "  for (int64_t i = 0; i < " + ExtentInC(p.extent) + "; ++i) " + wide +
+              "[i] = static_cast<float>(" + p.name + "[i]);\n";
+    }
+    call += wide + ".data()";
+  }
+  body += "  " + call + ");\n";
+  for (const Param* p : op.ParamsOfKind(ParamKind::kOutput)) {
+    if (!IsSixteenBit(p->dtype)) continue;
+    const std::string wide = p->name + "_as_float";
+    body += "  for (int64_t i = 0; i < " + ExtentInC(p->extent) + "; ++i) " + p->name + "[i] = " +
+            DTypeCType(p->dtype) + "(" + wide + "[i]);\n";
+  }
+  return op.reference_source +
+         "\n\n#include <vector>\n" + kExtentFunctionsInC + "extern \"C\" " + op.CSignature() + " {\n" + body + "}\n";
+}
+
+}  // namespace
+
 std::string OpSpec::ReferenceAsKernel() const {
   if (reference_kind == ReferenceKind::kSource) {
     std::string call = ReferenceSymbol() + "(";
@@ -145,6 +209,7 @@ std::string OpSpec::ReferenceAsKernel() const {
     return reference_source + "\n\nextern \"C\" " + CSignature() + " {\n  " + call +
            ");\n}\n";
   }
+  if (HasSixteenBitTensors(*this)) return WidenedReferenceKernel(*this);
   std::string call = "cannbot_ref::" + name + "(";
   for (size_t i = 0; i < params.size(); ++i) {
     if (i > 0) call += ", ";
@@ -215,8 +280,12 @@ const char* KindName(ParamKind kind) {
 }  // namespace
 
 nlohmann::json OpSpec::ToJson(bool full) const {
-  nlohmann::json out = {{"name", name}, {"summary", summary}, {"signature", CSignature()}};
+  nlohmann::json out = {{"name", name}, {"summary", summary}, {"signature", CSignature()},
+                        {"family", family}};
+  if (!variant_of.empty()) out["variant_of"] = variant_of;
   if (!full) return out;
+  if (!elementwise.empty()) out["elementwise"] = elementwise;
+  if (!broadcast.empty()) out["broadcast"] = broadcast;
   out["semantics"] = semantics;
   nlohmann::json params_json = nlohmann::json::array();
   for (const Param& p : params) {

@@ -57,7 +57,7 @@ struct Param {
   ParamKind kind;
   // Number of elements of a tensor param for a shape; empty for sizes and scalars.
   std::function<int64_t(const Shape&)> elements;
-  DType dtype = DType::kF32;  // a tensor's element type (the built-in ops are all fp32)
+  DType dtype = DType::kF32;  // a tensor's element type
   // A tensor's dimensions for a shape, when its extent is a product (`rows*cols`: one
   // dimension per factor, for APIs that see shapes, such as an Ascend C tiling function);
   // unset: one dimension of `elements`. Read it through Dims().
@@ -65,6 +65,8 @@ struct Param {
   std::vector<int64_t> Dims(const Shape& shape) const {
     return dims ? dims(shape) : std::vector<int64_t>{elements(shape)};
   }
+  // A tensor's element count as its spec wrote it ("rows*cols"); empty for ops built in code.
+  std::string extent = "";
 
   std::string CType() const;  // "const float*", "float*", "int64_t", "float"
   bool IsTensor() const { return kind == ParamKind::kInput || kind == ParamKind::kOutput; }
@@ -136,7 +138,9 @@ struct Traffic {
   double total() const { return read + written; }
 };
 
-// Pointers to the tensors of one call, in the order of the op's params.
+// Pointers to the tensors of one call, in the order of the op's params: floats for floating
+// tensors (whatever their dtype in the kernel's signature); an int32_t tensor's own elements
+// travel in the same slot (the binder reads them back as int32_t: builtin_references.cc).
 struct TensorArgs {
   std::vector<const float*> inputs;
   std::vector<float*> outputs;
@@ -167,7 +171,9 @@ struct OpSpec {
   // Rejects shapes the op cannot take (e.g. a kernel larger than the padded image).
   std::function<Status(const Shape&)> check_shape;
   ReferenceKind reference_kind = ReferenceKind::kBuiltIn;
-  ReferenceFn reference;   // kBuiltIn: trusted, runs in the validating process (fp32 only)
+  // kBuiltIn: trusted, runs in the validating process on float tensors (16-bit tensors are
+  // widened to float for it and its outputs rounded back: reference_oracle.cc)
+  ReferenceFn reference;
   // kBuiltIn: the reference's C++ text (namespace cannbot_ref); kSource: the user's file,
   // defining extern "C" <name>_reference with the op's signature.
   std::string reference_source;
@@ -177,6 +183,17 @@ struct OpSpec {
   // Which recipes and skills apply: "elementwise", "activation", "binary", "reduction",
   // "normalization", "matmul", "convolution" or "other".
   std::string family = "other";
+  // A spec with `dtypes` is one op in several element types, each variant an OpSpec of its
+  // own (relu, relu_fp16, relu_bf16): `variant_of` is the spec's name in all of them, empty
+  // for a spec without `dtypes`. Family() groups by it.
+  std::string variant_of;
+  // Elementwise ops: the output element as a float C++ expression of the input elements (by
+  // param name) and the scalars, in cannbot's vector math (cb_exp, ...; docs/op-spec.md); the
+  // vectorised family recipe is instantiated from it. Empty: not given.
+  std::string elementwise;
+  // Broadcast inputs of an elementwise op: input name -> inner size expression; its element
+  // for output element i is input[(i / inner) % extent(input)].
+  std::map<std::string, std::string> broadcast;
   bool overrides = false;  // a user spec that knowingly replaces the built-in op of its name
 
   // "void swish(const float* x, float* y, int64_t n)"
@@ -201,6 +218,13 @@ struct OpSpec {
   const Distribution& InputDistribution(const std::string& shape_label,
                                         const std::string& input) const;
   std::vector<const Param*> ParamsOfKind(ParamKind kind) const;
+  // The op as users name it across dtype variants: variant_of, or the name.
+  const std::string& BaseName() const { return variant_of.empty() ? name : variant_of; }
 };
+
+// A spec's extent expression as a C++ expression of the kernel's int64_t sizes; its functions
+// (ceil_div, min, max) are the ones kExtentFunctionsInC defines, which must precede it.
+std::string ExtentInC(const std::string& extent);
+extern const char* const kExtentFunctionsInC;
 
 }  // namespace cannbot::ops

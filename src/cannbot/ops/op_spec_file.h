@@ -36,17 +36,27 @@ struct SpecLoadOptions {
 // Returns the text of the reference source a spec names (`name` as written in the spec).
 using ReferenceLoader = std::function<Result<std::string>(const std::string& name)>;
 
-// Parses one spec. `path` names it in errors and in OpSpec::origin.
+// Parses one spec into its ops: one, or one per dtype of its `dtypes` list (OpSpec::variant_of).
+// `path` names it in errors and in OpSpec::origin.
+Result<std::vector<OpSpec>> ParseOpSpecVariants(const std::string& text, const std::string& path,
+                                                const ReferenceLoader& load_reference,
+                                                const SpecLoadOptions& options = {});
+// The spec's first (or only) op.
 Result<OpSpec> ParseOpSpec(const std::string& text, const std::string& path,
                            const ReferenceLoader& load_reference,
                            const SpecLoadOptions& options = {});
 // A spec sent with a request (POST /optimize, a JobSpec): its reference source, if it names
 // one, is `reference_text`. origin = "inline".
+// `variant` picks one of its ops by name (a dtype variant); empty: the first.
 Result<OpSpec> ParseInlineOpSpec(const std::string& text, const std::string& reference_text,
-                                 const SpecLoadOptions& options = {});
+                                 const SpecLoadOptions& options = {},
+                                 const std::string& variant = "");
 // Reads a spec file; its reference path is relative to the file's directory.
+Result<std::vector<OpSpec>> LoadOpSpecFileVariants(const std::string& path,
+                                                   const SpecLoadOptions& options = {});
+// The file's first (or only) op.
 Result<OpSpec> LoadOpSpecFile(const std::string& path, const SpecLoadOptions& options = {});
-// Every *.toml file directly in `dir`, by name.
+// The ops of every *.toml file directly in `dir` (every variant), by file name.
 Result<std::vector<OpSpec>> LoadOpSpecDir(const std::string& dir,
                                           const SpecLoadOptions& options = {});
 // Adds every spec of every directory to `registry` (Registry::Add's rules).

@@ -78,15 +78,18 @@ std::vector<OpSpec> BuiltInOps() {
   };
   std::vector<OpSpec> ops;
   for (const EmbeddedSpec& spec : EmbeddedOpSpecs()) {
-    auto op = ParseOpSpec(std::string(spec.text), std::string(spec.path), no_files, options);
-    if (!op.ok()) {
+    auto variants =
+        ParseOpSpecVariants(std::string(spec.text), std::string(spec.path), no_files, options);
+    if (!variants.ok()) {
       std::fprintf(stderr, "cannbot: built-in op spec is broken: %s\n",
-                   op.status().ToString().c_str());
+                   variants.status().ToString().c_str());
       std::abort();
     }
-    op->origin = "built-in";
-    op->spec_text.clear();  // every cannbot knows it: a remote job need not carry it
-    ops.push_back(std::move(op).value());
+    for (OpSpec& op : *variants) {
+      op.origin = "built-in";
+      op.spec_text.clear();  // every cannbot knows it: a remote job need not carry it
+      ops.push_back(std::move(op));
+    }
   }
   return ops;
 }

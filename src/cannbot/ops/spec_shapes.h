@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -24,6 +25,8 @@ struct ParamFacts {
   std::map<std::string, std::pair<int64_t, int64_t>> bounds;  // size -> [min, max] given
   std::map<std::string, float> scalar_defaults;
   std::map<std::string, std::pair<double, double>> scalar_bounds;  // [min, max], inclusive
+  // The dtype `dtype = "T"` stands for in this variant of a spec with `dtypes` (unset: none).
+  std::optional<DType> type_parameter;
 };
 
 // The op's shape check (OpSpec::check_shape): every size given, every scalar within its

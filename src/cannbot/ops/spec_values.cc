@@ -146,8 +146,19 @@ void ReadEdges(SpecReader& r, const toml::table& t, const std::string& where, co
     const toml::node* e = edges->get(i);
     const std::string field = where + ".edges[" + std::to_string(i) + "]";
     if (e->is_number()) {
-      d->edge_values.push_back(e->is_integer() ? static_cast<double>(*e->value<int64_t>())
-                                               : *e->value<double>());
+      const double v = e->is_integer() ? static_cast<double>(*e->value<int64_t>())
+                                       : *e->value<double>();
+      // A number beyond the dtype's range would arrive as an infinity the op never promised
+      // to handle (a spec with `dtypes` meets this in its 16-bit variants).
+      const DTypeLimits limits = Limits(p.dtype);
+      if (std::isfinite(v) && (v > limits.max || v < limits.lowest)) {
+        char text[200];
+        std::snprintf(text, sizeof(text),
+                      "%g is beyond %s's range [%g, %g]: name the extreme instead (\"max\", "
+                      "\"min\", \"large\")", v, DTypeName(p.dtype), limits.lowest, limits.max);
+        return r.Fail(e, field, text);
+      }
+      d->edge_values.push_back(v);
       continue;
     }
     if (!e->is_string()) return r.Fail(e, field, "must be a number or a name");

@@ -16,6 +16,7 @@ bool Applies(const skills::Recipe& recipe, const ops::OpSpec& op) {
     return std::find(list.begin(), list.end(), item) != list.end();
   };
   if (!has(recipe.families, op.family)) return false;
+  if (!recipe.generated.empty() && op.elementwise.empty()) return false;  // nothing to write from
   if (recipe.dtypes.empty() || has(recipe.dtypes, "any")) return true;
   for (const ops::Param& p : op.params) {
     if (p.IsTensor() && !has(recipe.dtypes, ops::DTypeName(p.dtype))) return false;
@@ -66,7 +67,7 @@ bool OfflineProvider::Add(const Variant& variant, const std::string& why,
   p.origin = "recipe " + variant.recipe->name + " (" +
              skills::DescribeValues(*variant.recipe, variant.values) +
              (variant.flush_to_zero ? ", flush-to-zero" : "") + ")";
-  p.code = skills::Instantiate(*variant.recipe, variant.values, kernel_);
+  p.code = skills::Instantiate(*variant.recipe, variant.values, kernel_, op_);
   if (variant.flush_to_zero) p.code = WithFlushToZero(*op_, p.code);
   p.explanation = variant.recipe->summary + ". Tried because " + why + ".";
   by_code_[p.code] = variant;

@@ -1,5 +1,7 @@
 #include "cannbot/skills/recipe.h"
 
+#include "cannbot/skills/elementwise_kernel.h"
+
 #include <cctype>
 #include <sstream>
 
@@ -92,10 +94,15 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path) {
     else if (key == "families") recipe.families = SplitList(value);
     else if (key == "dtypes") recipe.dtypes = SplitList(value);
     else if (key == "summary") recipe.summary = value;
+    else if (key == "generated") recipe.generated = value;
     else if (key == "params") CANNBOT_RETURN_IF_ERROR(ParseParams(value, where, &recipe.params));
     else return Status::InvalidArgument(where + ": unknown key '" + key + "'");
   }
   if (!closed) return Status::InvalidArgument(path + ": the header is not closed by '// ---'");
+  if (!recipe.generated.empty() && recipe.generated != "elementwise") {
+    return Status::InvalidArgument(path + ": 'generated' must be 'elementwise' (got '" +
+                                   recipe.generated + "')");
+  }
   if (recipe.name.empty() || recipe.op.empty() == recipe.families.empty()) {
     return Status::InvalidArgument(path + ": a recipe needs 'name' and either 'op' or 'families'");
   }
@@ -120,12 +127,21 @@ std::string DescribeValues(const Recipe& recipe, const ParamValues& values) {
 }
 
 std::string Instantiate(const Recipe& recipe, const ParamValues& values,
-                        const std::string& kernel) {
+                        const std::string& kernel, const ops::OpSpec* op) {
   std::string out = "// instantiated from recipe " + recipe.name + ": " +
                     DescribeValues(recipe, values) + "\n";
   for (const RecipeParam& p : recipe.params) {
     auto it = values.find(p.name);
     out += "#define " + p.name + " " + (it == values.end() ? p.values.front() : it->second) + "\n";
+  }
+  if (!recipe.generated.empty()) {  // the op's own kernel, written from its spec
+    auto generated = op != nullptr ? ElementwiseKernel(*op, Math::kVector, "UNROLL")
+                                   : Result<std::string>(Status::InvalidArgument("no op given"));
+    if (!generated.ok()) {  // fails the compile layer with the reason, never silently
+      return out + "#error \"recipe " + recipe.name + ": " + generated.status().message() +
+             "\"\n";
+    }
+    return out + recipe.source + "\n" + *generated;
   }
   if (recipe.families.empty()) return out + recipe.source;
   return out + recipe.source + "\n// the kernel as written\n" + kernel;

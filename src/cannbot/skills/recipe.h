@@ -11,10 +11,13 @@
 //   // dtypes: half, bfloat16              (...whose tensors are all of these; default any)
 //   // summary: one pass, 16 lanes, polynomial exp, masked tail
 //   // params: UNROLL=2,1,4 NT_STORES=0,1
+//   // generated: elementwise   (optional: the kernel is written from the op's spec)
 //   // ---
 // The first value of each parameter is its default. A variant is the source with
 // `#define NAME value` lines prepended. A family recipe cannot know the op's arithmetic: it is
-// a prefix (pragmas, helpers) put in front of the user's own kernel.
+// a prefix (pragmas, helpers) put in front of the user's own kernel; or, with `generated:
+// elementwise`, it applies to ops whose spec gives an `elementwise` expression and is
+// followed by the kernel cannbot writes from it (elementwise_kernel.h), in any dtype.
 //
 // Thread-safety: plain values and pure functions.
 #pragma once
@@ -23,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "cannbot/ops/op_spec.h"
 #include "cannbot/util/status.h"
 
 namespace cannbot::skills {
@@ -43,6 +47,7 @@ struct Recipe {
   std::string path;
   std::vector<RecipeParam> params;
   std::string source;
+  std::string generated;  // "elementwise": the kernel is written from the op's spec; else ""
 };
 
 using ParamValues = std::map<std::string, std::string>;
@@ -52,9 +57,10 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path);
 // Every parameter at its first value.
 ParamValues Defaults(const Recipe& recipe);
 // The recipe's source with `values` as #defines in front; a family recipe is followed by
-// `kernel`, the user's own source it applies to.
+// `kernel`, the user's own source it applies to, and a generated one by the kernel written
+// from `op`'s spec.
 std::string Instantiate(const Recipe& recipe, const ParamValues& values,
-                        const std::string& kernel = "");
+                        const std::string& kernel = "", const ops::OpSpec* op = nullptr);
 // "UNROLL=2 NT_STORES=0" (in the recipe's parameter order).
 std::string DescribeValues(const Recipe& recipe, const ParamValues& values);
 

@@ -8,21 +8,43 @@
 namespace cannbot::validator {
 namespace {
 
+bool Widened(ops::DType dtype) { return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16; }
+bool Widened(const ops::Tensor& t) { return Widened(t.dtype()); }
+
 class InProcess : public ReferenceOracle {
  public:
   explicit InProcess(const ops::OpSpec& op) : op_(op) {}
 
+  // Built-in references compute on floats: 16-bit inputs are widened (exactly) and outputs
+  // rounded back to their dtype (nearest even), as ops::OpSpec::ReferenceAsKernel does in C++;
+  // int32_t tensors pass as they are.
   Result<std::vector<ops::Tensor>> Outputs(
       const ops::Shape& shape, const std::vector<ops::Tensor>& inputs) const override {
     if (!op_.reference) return Status::Internal(op_.name + " has no built-in reference");
-    std::vector<ops::Tensor> outputs;
-    for (const ops::Param* p : op_.ParamsOfKind(ops::ParamKind::kOutput)) {
-      outputs.emplace_back(p->dtype, p->elements(shape));
+    std::vector<ops::Tensor> widened_inputs, outputs;
+    widened_inputs.reserve(inputs.size());
+    for (const ops::Tensor& in : inputs) {
+      widened_inputs.push_back(Widened(in) ? ops::Tensor::FromFloats(in.ToFloats()) : ops::Tensor());
     }
-    ops::TensorArgs args;  // built-in references are fp32 throughout (f32() checks)
-    for (const ops::Tensor& in : inputs) args.inputs.push_back(in.f32());
-    for (ops::Tensor& out : outputs) args.outputs.push_back(out.f32());
+    for (const ops::Param* p : op_.ParamsOfKind(ops::ParamKind::kOutput)) {
+      const ops::DType computed = Widened(p->dtype) ? ops::DType::kF32 : p->dtype;
+      outputs.emplace_back(computed, p->elements(shape));
+    }
+    ops::TensorArgs args;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const ops::Tensor& in = Widened(inputs[i]) ? widened_inputs[i] : inputs[i];
+      args.inputs.push_back(static_cast<const float*>(in.data()));
+    }
+    for (ops::Tensor& out : outputs) args.outputs.push_back(static_cast<float*>(out.data()));
     op_.reference(args, shape);
+    size_t o = 0;
+    for (const ops::Param* p : op_.ParamsOfKind(ops::ParamKind::kOutput)) {
+      ops::Tensor& out = outputs[o++];
+      if (!Widened(p->dtype)) continue;
+      ops::Tensor rounded(p->dtype, out.elements());
+      for (int64_t e = 0; e < out.elements(); ++e) rounded.Set(e, out.At(e));
+      out = std::move(rounded);
+    }
     return outputs;
   }
 

@@ -1,0 +1,34 @@
+// ElementwiseKernel: the kernel of an elementwise op written from its spec's `elementwise`
+// expression (ops::OpSpec::elementwise), so one family recipe serves every activation, math and
+// binary op in every dtype: a single pass over the output, 16-bit elements widened to float in
+// registers and rounded back on the store (nearest even), broadcast inputs read by the spec's
+// `broadcast` rule, and the expression's functions taken from cannbot's vector math
+// (src/cannbot/skills/cb_math.inc: branch-free, vectorisable, no subnormal results).
+//
+// With Math::kLibm the same loop calls the C library instead (std::exp, ...): the plain
+// version a developer would write, used as a 16-bit variant's baseline where no example file
+// exists, and by tests.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/util/status.h"
+
+namespace cannbot::skills {
+
+enum class Math { kVector, kLibm };
+
+// The kernel source (after the contract prelude, so `half` and `bfloat16` are defined);
+// `unroll_macro` names a macro holding the inner loop's unroll count (empty: none).
+// InvalidArgument when the op has no `elementwise` expression.
+Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
+                                      const std::string& unroll_macro = "");
+
+// The text of cb_math.inc (embedded at build time).
+std::string_view VectorMathSource();
+
+}  // namespace cannbot::skills
