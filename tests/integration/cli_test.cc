@@ -136,17 +136,17 @@ TEST(CliTest, AnOpsDirOpIsValidatedAndShownLikeABuiltIn) {
   EXPECT_EQ(v["layer"], "numeric");
   EXPECT_EQ(v["reference"], "the reference add_broadcast_ref.cpp (sandboxed)");
 
-  Cli shown = RunCannbot({"ops", "--ops-dir", dir, "--show", "rms_norm"});
+  Cli shown = RunCannbot({"ops", "--ops-dir", dir, "--show", "rms_norm_custom"});
   EXPECT_EQ(shown.exit_code, 0) << shown.output;
-  EXPECT_NE(shown.output.find("void rms_norm(const half* x, const half* gamma, half* y"),
+  EXPECT_NE(shown.output.find("void rms_norm_custom(const half* x, const half* gamma, half* y"),
             std::string::npos) << shown.output;
   EXPECT_NE(shown.output.find("CANN standard"), std::string::npos) << shown.output;
   EXPECT_NE(shown.output.find("untrusted: sandboxed"), std::string::npos) << shown.output;
 
-  Cli unknown = RunCannbot({"validate", "--op", "rms_norm", "--candidate",
+  Cli unknown = RunCannbot({"validate", "--op", "rms_norm_custom", "--candidate",
                             dir + "/kernels/rms_norm_fast.cpp", StoreFlag()});
   EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
-  EXPECT_NE(unknown.output.find("rms_norm"), std::string::npos) << unknown.output;
+  EXPECT_NE(unknown.output.find("rms_norm_custom"), std::string::npos) << unknown.output;
 }
 
 }  // namespace

@@ -278,12 +278,12 @@ TEST(SuggestUserOpTest, AnFp16OpIsOptimisedThroughAnLlmHereAndOnADaemonThatNever
       {Fenced(Read(UserKernel("rms_norm_fast")), "Sixteen fp32 partial sums, one rsqrt per row.")});
   llm.Push(answer);  // the local run
   llm.Push(answer);  // the daemon's run
-  // No ops_dirs: the daemon learns rms_norm from the job.
+  // No ops_dirs: the daemon learns rms_norm_custom from the job.
   testing::Daemon daemon(testing::Daemon::Options{
       {}, {}, "[llm]\nurl = \"" + llm.base_url() + "\"\nmodel = \"m\"\n"});
   ASSERT_TRUE(daemon.Start()) << daemon.Log();
   const std::vector<std::string> args = {
-      UserKernel("rms_norm_naive"), "--ops-dir", UserOps(), "--op", "rms_norm", "--llm",
+      UserKernel("rms_norm_naive"), "--ops-dir", UserOps(), "--op", "rms_norm_custom", "--llm",
       llm.base_url(), "--model", "m", "--samples", "1", "--rounds", "0", "--seed", "11", "--json"};
   SuggestRun local = Suggest(args);
   std::vector<std::string> remote_args = args;
@@ -308,7 +308,7 @@ TEST(SuggestUserOpTest, AnFp16OpIsOptimisedThroughAnLlmHereAndOnADaemonThatNever
   ASSERT_EQ(llm.requests().size(), 2u);
   const std::string prompt =
       nlohmann::json::parse(llm.requests()[1])["messages"][1]["content"];
-  EXPECT_NE(prompt.find("void rms_norm(const half* x, const half* gamma, half* y"),
+  EXPECT_NE(prompt.find("void rms_norm_custom(const half* x, const half* gamma, half* y"),
             std::string::npos) << prompt;
   EXPECT_NE(prompt.find("CANN standard"), std::string::npos);
   EXPECT_NE(prompt.find("`half` is _Float16"), std::string::npos);

@@ -48,7 +48,7 @@ class UserOpsTest : public ::testing::Test {
 };
 
 TEST_F(UserOpsTest, AnFp16RmsNormIsAcceptedAgainstItsSandboxedReference) {
-  auto v = Validate("rms_norm", "rms_norm_fast", "rms_norm_naive");
+  auto v = Validate("rms_norm_custom", "rms_norm_fast", "rms_norm_naive");
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_TRUE(v->accepted) << v->RenderText();
   EXPECT_NE(v->reference.find("rms_norm_ref.cpp (sandboxed)"), std::string::npos) << v->reference;
@@ -59,12 +59,12 @@ TEST_F(UserOpsTest, AnFp16RmsNormIsAcceptedAgainstItsSandboxedReference) {
   EXPECT_EQ(v->numeric->cases.front().tolerance.kind, ops::Tolerance::Kind::kCann);
   EXPECT_GE(v->perf->speedup_ci.low, 1.05);
   // fp16 traffic: three half tensors' worth, not fp32's.
-  const ops::OpSpec* op = registry_->Find("rms_norm");
+  const ops::OpSpec* op = registry_->Find("rms_norm_custom");
   EXPECT_DOUBLE_EQ(op->Bytes(op->PerfShape()), 2.0 * (2 * 256 * 4096 + 4096));
 }
 
 TEST_F(UserOpsTest, AWrongFp16KernelIsRejectedAtTheNumericLayerWithTheFirstBadIndex) {
-  auto v = Validate("rms_norm", "rms_norm_wrong");
+  auto v = Validate("rms_norm_custom", "rms_norm_wrong");
   ASSERT_TRUE(v.ok()) << v.status().ToString();
   EXPECT_FALSE(v->accepted);
   EXPECT_EQ(v->layer, Layer::kNumeric) << v->reason;
@@ -119,7 +119,7 @@ class BadReferenceTest : public UserOpsTest {
     CANNBOT_RETURN_IF_ERROR(ops::AddOpsDirs({dir->path()}, &registry));
     Validator validator(testing::TestConfig(), store_.get(), registry);
     ValidationRequest request;
-    request.op = "rms_norm";
+    request.op = "rms_norm_custom";
     request.candidate = Kernel(UserKernel("rms_norm_fast"));
     request.seed = 7;
     auto v = validator.Validate(request);
@@ -129,7 +129,7 @@ class BadReferenceTest : public UserOpsTest {
 };
 
 constexpr const char* kSignature =
-    "extern \"C\" void rms_norm_reference(const half* x, const half* gamma, half* y, "
+    "extern \"C\" void rms_norm_custom_reference(const half* x, const half* gamma, half* y, "
     "int64_t rows, int64_t cols, float eps)";
 
 TEST_F(BadReferenceTest, AReferenceThatDoesNotCompileIsRefusedNamingTheFile) {

@@ -30,7 +30,7 @@ TEST(FamilyRecipeTest, AUsersOpGetsItsFamilysRecipeAppliedToItsOwnKernel) {
   auto op = ops::LoadOpSpecFile(std::string(CANNBOT_SOURCE_DIR) +
                                 "/tests/fixtures/user_ops/rms_norm.toml");
   ASSERT_TRUE(op.ok()) << op.status().ToString();
-  const std::string kernel = "extern \"C\" void rms_norm() {}  // the user's own kernel\n";
+  const std::string kernel = "extern \"C\" void rms_norm_custom() {}  // the user's own kernel\n";
   const auto proposals = FirstProposals(library, *op, kernel);
   ASSERT_FALSE(proposals.empty());
   EXPECT_NE(proposals[0].origin.find("compile-hints"), std::string::npos) << proposals[0].origin;

@@ -63,10 +63,10 @@ TEST(OpSpecFileTest, TheFixtureRmsNormBecomesAnFp16OpWithTheCannStandard) {
   auto op = LoadOpSpecFile(FixturePath("user_ops/rms_norm.toml"));
   ASSERT_TRUE(op.ok()) << op.status().ToString();
   EXPECT_EQ(op->CSignature(),
-            "void rms_norm(const half* x, const half* gamma, half* y, int64_t rows, "
+            "void rms_norm_custom(const half* x, const half* gamma, half* y, int64_t rows, "
             "int64_t cols, float eps)");
   EXPECT_EQ(op->reference_kind, ReferenceKind::kSource);
-  EXPECT_NE(op->reference_source.find("rms_norm_reference"), std::string::npos);
+  EXPECT_NE(op->reference_source.find("rms_norm_custom_reference"), std::string::npos);
   EXPECT_EQ(op->family, "normalization");
   const Shape& perf = op->PerfShape();
   EXPECT_EQ(perf.Size("cols"), 4096);
