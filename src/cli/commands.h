@@ -31,7 +31,7 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry);
 Command RegisterOps(CLI::App& app, const ops::Registry& registry);
 Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry);
 Command RegisterSuggest(CLI::App& app, const ops::Registry& registry);
-Command RegisterSkills(CLI::App& app);
+Command RegisterSkills(CLI::App& app, const ops::Registry& registry);
 Command RegisterServe(CLI::App& app, const ops::Registry& registry);
 Command RegisterWorker(CLI::App& app, const ops::Registry& registry);
 Command RegisterCi(CLI::App& app, const ops::Registry& registry);

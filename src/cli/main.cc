@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands = {
       RegisterValidate(app, registry), RegisterSuggest(app, registry),
       RegisterDiagnose(app, registry), RegisterOps(app, registry),
-      RegisterSkills(app),             RegisterServe(app, registry),
+      RegisterSkills(app, registry),             RegisterServe(app, registry),
       RegisterWorker(app, registry),
       RegisterCi(app, registry),       RegisterMachine(app),
       RegisterEval(app, registry)};

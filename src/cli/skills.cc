@@ -7,7 +7,9 @@
 //   cannbot skills --explain --op OP [--profile FILE [--kernel K]] [--bottleneck ID]...
 //                  [--target T] [--json]
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "cannbot/config/config.h"
@@ -15,6 +17,7 @@
 #include "cannbot/engine/providers.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/skills/skill.h"
+#include "cannbot/ops/registry.h"
 #include "cannbot/target/registry.h"
 #include "cli/commands.h"
 
@@ -75,7 +78,8 @@ Result<diagnosis::Diagnosis> RequestDiagnosis(const SkillsFlags& flags) {
   return result;
 }
 
-int Explain(const SkillsFlags& flags, const skills::SkillLibrary& library) {
+int Explain(const SkillsFlags& flags, const skills::SkillLibrary& library,
+            const ops::Registry& registry) {
   if (flags.op.empty())
     return ReportError(Status::InvalidArgument("--explain needs --op OP"), flags.json);
   auto target = target::Parse(flags.target.empty() ? target::Default().name() : flags.target);
@@ -83,7 +87,9 @@ int Explain(const SkillsFlags& flags, const skills::SkillLibrary& library) {
   auto diagnosis = RequestDiagnosis(flags);
   if (!diagnosis.ok()) return ReportError(diagnosis.status(), flags.json);
   const std::string target_name((*target)->name());
-  const auto verdicts = library.Explain(*diagnosis, flags.op, target_name);
+  const ops::OpSpec* op = registry.Find(flags.op);  // an op cannbot does not know has no family
+  const auto verdicts = library.Explain(*diagnosis, op != nullptr ? op->BaseName() : flags.op,
+                                        target_name, op != nullptr ? op->family : "");
   if (flags.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const skills::SkillVerdict& v : verdicts) {
@@ -137,6 +143,7 @@ nlohmann::json ListJson(const skills::SkillLibrary& library) {
                    {"description", s.description},
                    {"bottlenecks", s.cannbot.bottlenecks},
                    {"ops", s.cannbot.ops},
+                   {"families", s.cannbot.families},
                    {"targets", s.cannbot.targets},
                    {"priority", s.cannbot.priority},
                    {"directory", s.directory}});
@@ -144,13 +151,35 @@ nlohmann::json ListJson(const skills::SkillLibrary& library) {
   return all;
 }
 
-void PrintList(const skills::SkillLibrary& library) {
-  std::printf("%-34s %-4s %-40s %s\n", "skill", "prio", "bottlenecks (or: matched by text)",
-              "targets");
+// The ops a skill's declared scope admits: "all N ops", or its families and ops with the count.
+std::string Serves(const skills::Skill& s, const ops::Registry& registry) {
+  const auto& meta = s.cannbot;
+  std::set<std::string> all, served;
+  for (const ops::OpSpec& op : registry.ops()) {
+    all.insert(op.BaseName());
+    const auto listed = [](const std::vector<std::string>& list, const std::string& item) {
+      return std::find(list.begin(), list.end(), item) != list.end();
+    };
+    if ((meta.ops.empty() && meta.families.empty()) || listed(meta.ops, "*") ||
+        listed(meta.ops, op.BaseName()) || listed(meta.families, op.family)) {
+      served.insert(op.BaseName());
+    }
+  }
+  if (served.size() == all.size()) return "all " + std::to_string(all.size()) + " ops";
+  std::string what = meta.families.empty() ? "" : Join(meta.families);
+  std::string named;
+  for (const std::string& op : meta.ops) named += (named.empty() ? "" : ", ") + op;
+  if (!named.empty()) what += (what.empty() ? "" : "; ") + named;
+  return std::to_string(served.size()) + " ops: " + what;
+}
+
+void PrintList(const skills::SkillLibrary& library, const ops::Registry& registry) {
+  std::printf("%-34s %-4s %-40s %-14s %s\n", "skill", "prio", "bottlenecks (or: matched by text)",
+              "targets", "serves (families; ops)");
   for (const skills::Skill& s : library.skills()) {
     const std::string how = s.cannbot.bottlenecks.empty() ? "(text)" : Join(s.cannbot.bottlenecks);
-    std::printf("%-34s %-4d %-40s %s\n", s.name.c_str(), s.cannbot.priority, how.c_str(),
-                Join(s.cannbot.targets).c_str());
+    std::printf("%-34s %-4d %-40s %-14s %s\n", s.name.c_str(), s.cannbot.priority, how.c_str(),
+                Join(s.cannbot.targets).c_str(), Serves(s, registry).c_str());
   }
   std::printf("\n");
   for (const std::string& line : library.report().Render()) std::printf("%s\n", line.c_str());
@@ -159,24 +188,24 @@ void PrintList(const skills::SkillLibrary& library) {
       "chosen.\n");
 }
 
-int Run(const SkillsFlags& flags) {
+int Run(const SkillsFlags& flags, const ops::Registry& registry) {
   auto library = LoadLibrary(flags);
   if (!library.ok()) return ReportError(library.status(), flags.json);
-  if (flags.explain) return Explain(flags, *library);
+  if (flags.explain) return Explain(flags, *library, registry);
   if (!flags.show.empty()) return Show(flags, *library);
   if (flags.json) {
     std::printf(
         "%s\n",
         ListJson(*library).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
-    PrintList(*library);
+    PrintList(*library, registry);
   }
   return kExitOk;
 }
 
 }  // namespace
 
-Command RegisterSkills(CLI::App& app) {
+Command RegisterSkills(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<SkillsFlags>();
   CLI::App* cmd = app.add_subcommand("skills", "List the skills cannbot selects from");
   cmd->add_option("--show", flags->show, "Print one skill in full");
@@ -191,7 +220,7 @@ Command RegisterSkills(CLI::App& app) {
   cmd->add_option("--bottleneck", flags->bottlenecks,
                   "Bottleneck id to treat as a critical finding (repeatable)");
   cmd->add_flag("--json", flags->json, "Machine-readable output");
-  return {cmd, [flags] { return Run(*flags); }};
+  return {cmd, [flags, &registry] { return Run(*flags, registry); }};
 }
 
 }  // namespace cannbot::cli

@@ -225,6 +225,26 @@ TEST(SkillLibraryLoadTest, OverrideChangesSelection) {
   EXPECT_FALSE(Selected(ascend, "vectorize-simd"));
 }
 
+TEST(SkillLibraryLoadTest, DeclaredFamiliesAdmitEveryOpOfTheFamilyInEveryDtype) {
+  auto dir = TempDir::Create("cannbot-skills-families");
+  ASSERT_TRUE(dir.ok());
+  AddSkill(*dir, "smooth-math",
+           SkillFile("smooth-math", "cannbot:\n  bottlenecks: [compute_bound]\n"
+                                    "  ops: [matmul]\n  families: [activation]\n"));
+  std::vector<std::string> warnings;
+  SkillLibrary library = SkillLibrary::Load({dir->path()}, &warnings);
+  const auto finding = OneFinding(diagnosis::kComputeBound);
+  // By family (the op's spec says activation), whatever the op's name or dtype.
+  EXPECT_TRUE(Selected(library.Select(finding, "mish", "cpu", "activation"), "smooth-math"));
+  // By name.
+  EXPECT_TRUE(Selected(library.Select(finding, "matmul", "cpu", "matmul"), "smooth-math"));
+  // Neither: refused, and the reason names both lists.
+  EXPECT_FALSE(Selected(library.Select(finding, "reduce_sum", "cpu", "reduction"), "smooth-math"));
+  const auto verdicts = library.Explain(finding, "reduce_sum", "cpu", "reduction");
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_TRUE(Contains(verdicts[0].match.why, "families [activation]")) << verdicts[0].match.why;
+}
+
 TEST(SkillLibraryLoadTest, ReferencesAreLoaded) {
   std::vector<std::string> warnings;
   SkillLibrary team = SkillLibrary::Load({kTeamDir}, &warnings);

@@ -75,13 +75,16 @@ Result<profile::Profile> ProfileFor(const JobSpec& spec, const ops::OpSpec& op,
 std::vector<skills::SkillMatch> ChooseSkills(const config::Config& config,
                                              const ProviderBundle& bundle,
                                              const skills::SkillLibrary& library,
-                                             const std::string& op, const std::string& target,
+                                             const ops::OpSpec& spec, const std::string& target,
                                              SuggestReport* report) {
   constexpr size_t kCandidates = 6, kPicks = 3;
-  std::vector<skills::SkillMatch> chosen = library.Select(report->diagnosis, op, target);
+  // Skills name ops across dtypes (swish serves swish_fp16) and families from the op's spec.
+  const std::string& op = spec.BaseName();
+  std::vector<skills::SkillMatch> chosen =
+      library.Select(report->diagnosis, op, target, spec.family);
   if (config.model_picks_skills && !bundle.offline && bundle.chat != nullptr) {
-    const std::vector<skills::SkillMatch> candidates =
-        optimize::PickCandidates(library.Explain(report->diagnosis, op, target), kCandidates);
+    const std::vector<skills::SkillMatch> candidates = optimize::PickCandidates(
+        library.Explain(report->diagnosis, op, target, spec.family), kCandidates);
     if (candidates.size() > 1) {
       auto pick = optimize::AskModelToPick(*bundle.chat, candidates, report->diagnosis, op, kPicks);
       if (!pick.ok()) {
@@ -227,7 +230,7 @@ Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
   request.op = op;
   request.original = kernel;
   request.diagnosis = report.diagnosis;
-  request.skills = ChooseSkills(config, bundle, *parts_.skills, op->name,
+  request.skills = ChooseSkills(config, bundle, *parts_.skills, *op,
                                 std::string(target.name()), &report);
   target::HardwareFacts facts{[&validator]() -> const validator::MachineModel& {
                                 return validator.Machine();

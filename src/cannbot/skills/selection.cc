@@ -47,23 +47,27 @@ std::string FindingLabel(const diagnosis::Finding& f) {
 
 // The `targets` and `ops` a skill declares bind whichever way it is matched.
 bool PassesDeclaredScope(const SkillMetadata& meta, const std::string& op,
-                         const std::string& target, std::string* why_not) {
+                         const std::string& family, const std::string& target,
+                         std::string* why_not) {
   if (!meta.targets.empty() && !Listed(meta.targets, target)) {
     *why_not = "declared targets [" + JoinNames(meta.targets) + "] exclude " + target;
     return false;
   }
-  if (!meta.ops.empty() && !Listed(meta.ops, "*") && !Listed(meta.ops, op)) {
-    *why_not = "declared ops [" + JoinNames(meta.ops) + "] exclude " + op;
-    return false;
-  }
-  return true;
+  if (meta.ops.empty() && meta.families.empty()) return true;
+  if (Listed(meta.ops, "*") || Listed(meta.ops, op)) return true;
+  if (!family.empty() && Listed(meta.families, family)) return true;
+  *why_not = "declared ops [" + JoinNames(meta.ops) + "] and families [" +
+             JoinNames(meta.families) + "] exclude " + op +
+             (family.empty() ? "" : " (" + family + ")");
+  return false;
 }
 
 // A skill with cannbot bottlenecks: the most severe finding it addresses, if any.
 bool MatchByMetadata(const Skill& skill, const diagnosis::Diagnosis& diagnosis,
-                     const std::string& op, const std::string& target, SkillMatch* match) {
+                     const std::string& op, const std::string& family,
+                     const std::string& target, SkillMatch* match) {
   const SkillMetadata& meta = skill.cannbot;
-  if (!PassesDeclaredScope(meta, op, target, &match->why)) return false;
+  if (!PassesDeclaredScope(meta, op, family, target, &match->why)) return false;
   for (const diagnosis::Finding& finding : diagnosis.findings) {  // most severe first
     if (Listed(meta.bottlenecks, finding.bottleneck)) {
       match->score = SeverityRank(finding.severity) * 1000 + meta.priority;
@@ -181,8 +185,8 @@ std::string DescribeEvidence(const TextEvidence& e) {
 // A skill without cannbot bottlenecks: chosen by its text. Scores stay below 1000 so every
 // metadata match ranks first.
 bool MatchByText(const Skill& skill, const diagnosis::Diagnosis& diagnosis, const std::string& op,
-                 const std::string& target, SkillMatch* match) {
-  if (!PassesDeclaredScope(skill.cannbot, op, target, &match->why)) return false;
+                 const std::string& family, const std::string& target, SkillMatch* match) {
+  if (!PassesDeclaredScope(skill.cannbot, op, family, target, &match->why)) return false;
   std::string head_text = skill.name + " " + skill.description;
   for (const std::string& k : skill.cannbot.keywords) head_text += " " + k;
   const glossary::Terms head = glossary::Tokenize(head_text);
@@ -212,15 +216,16 @@ bool BetterMatch(const SkillMatch& a, const SkillMatch& b) {
 
 std::vector<SkillVerdict> SkillLibrary::Explain(const diagnosis::Diagnosis& diagnosis,
                                                 const std::string& op,
-                                                const std::string& target) const {
+                                                const std::string& target,
+                                                const std::string& family) const {
   std::vector<SkillVerdict> verdicts;
   for (const Skill& skill : skills_) {
     SkillVerdict v;
     v.match.skill = &skill;
     const bool by_metadata = !skill.cannbot.bottlenecks.empty();
     v.method = by_metadata ? "metadata" : "text";
-    v.selected = by_metadata ? MatchByMetadata(skill, diagnosis, op, target, &v.match)
-                             : MatchByText(skill, diagnosis, op, target, &v.match);
+    v.selected = by_metadata ? MatchByMetadata(skill, diagnosis, op, family, target, &v.match)
+                             : MatchByText(skill, diagnosis, op, family, target, &v.match);
     if (!v.selected) v.match.score = 0;
     verdicts.push_back(std::move(v));
   }
@@ -229,9 +234,10 @@ std::vector<SkillVerdict> SkillLibrary::Explain(const diagnosis::Diagnosis& diag
 
 std::vector<SkillMatch> SkillLibrary::Select(const diagnosis::Diagnosis& diagnosis,
                                              const std::string& op,
-                                             const std::string& target) const {
+                                             const std::string& target,
+                                             const std::string& family) const {
   std::vector<SkillMatch> matches;
-  for (const SkillVerdict& v : Explain(diagnosis, op, target)) {
+  for (const SkillVerdict& v : Explain(diagnosis, op, target, family)) {
     if (v.selected) matches.push_back(v.match);
   }
   std::sort(matches.begin(), matches.end(), BetterMatch);

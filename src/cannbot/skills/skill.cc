@@ -24,6 +24,7 @@ SkillMetadata ParseMetadata(const YAML::Node& node) {
   meta.present = true;
   meta.bottlenecks = StringList(node["bottlenecks"], "bottlenecks");
   meta.ops = StringList(node["ops"], "ops");
+  meta.families = StringList(node["families"], "families");
   meta.targets = StringList(node["targets"], "targets");
   meta.keywords = StringList(node["keywords"], "keywords");
   if (node["priority"]) meta.priority = std::clamp(node["priority"].as<int>(), 0, 100);

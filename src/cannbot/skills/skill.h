@@ -28,6 +28,8 @@ struct SkillMetadata {
   bool present = false;  // the front matter has a `cannbot:` section
   std::vector<std::string> bottlenecks;
   std::vector<std::string> ops;      // op names or "*"
+  std::vector<std::string> families;  // op families ("activation", "matmul", ...): with ops,
+                                      // a skill serves an op either list admits
   std::vector<std::string> targets;  // target names (target/registry.h); empty = any
   std::vector<std::string> keywords;
   int priority = 50;  // 0..100
@@ -125,12 +127,14 @@ class SkillLibrary {
 
   // The skills that apply, best first: by the severity of the finding they address (text
   // matches after metadata matches), then priority, then name.
+  // `op` is the op's name across dtypes (OpSpec::BaseName), `family` its spec's family.
   std::vector<SkillMatch> Select(const diagnosis::Diagnosis& diagnosis, const std::string& op,
-                                 const std::string& target) const;
+                                 const std::string& target, const std::string& family = "") const;
 
   // Every skill, in library order, with its score and why it was or was not chosen.
   std::vector<SkillVerdict> Explain(const diagnosis::Diagnosis& diagnosis, const std::string& op,
-                                    const std::string& target) const;
+                                    const std::string& target,
+                                    const std::string& family = "") const;
 
  private:
   std::vector<Skill> skills_;
