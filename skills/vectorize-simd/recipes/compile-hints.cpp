@@ -1,6 +1,6 @@
 // cannbot-recipe
 // name: compile-hints
-// families: elementwise, activation, binary, normalization, reduction
+// families: elementwise, activation, binary, normalization, reduction, other
 // dtypes: any
 // summary: the kernel as written, with math functions that do not set errno (a loop-invariant sqrt or exp leaves the loop) and, with REASSOC=1, reassociated floating-point sums (a serial reduction vectorises); UNROLL=1 adds loop unrolling
 // params: REASSOC=1,0 UNROLL=0,1

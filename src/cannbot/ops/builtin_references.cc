@@ -28,13 +28,19 @@ template <>
 const float* Next<const float*>(Cursor& c) { return c.tensors.inputs[c.input++]; }
 template <>
 float* Next<float*>(Cursor& c) { return c.tensors.outputs[c.output++]; }
-// An int32_t tensor's own elements travel in a float slot (op_spec.h's TensorArgs).
+// An integer tensor's own elements travel in a float slot (op_spec.h's TensorArgs).
 template <>
 const int32_t* Next<const int32_t*>(Cursor& c) {
   return reinterpret_cast<const int32_t*>(c.tensors.inputs[c.input++]);
 }
 template <>
 int32_t* Next<int32_t*>(Cursor& c) { return reinterpret_cast<int32_t*>(c.tensors.outputs[c.output++]); }
+template <>
+const int8_t* Next<const int8_t*>(Cursor& c) {
+  return reinterpret_cast<const int8_t*>(c.tensors.inputs[c.input++]);
+}
+template <>
+int8_t* Next<int8_t*>(Cursor& c) { return reinterpret_cast<int8_t*>(c.tensors.outputs[c.output++]); }
 template <>
 int64_t Next<int64_t>(Cursor& c) { return c.shape.Size(c.sizes[c.size++]); }
 template <>
@@ -44,28 +50,31 @@ float Next<float>(Cursor& c) { return c.shape.Scalar(c.scalars[c.scalar++]); }
 // spec's dtype reaches it as float (fp32, and fp16/bf16 widened by the caller) or as int32_t.
 struct Slot {
   ParamKind kind;
-  bool int32 = false;
+  DType integer = DType::kF32;  // kI32 or kI8: an integer tensor of that dtype; else floating
 };
 
 template <typename T>
 constexpr Slot SlotOf() {
   if constexpr (std::is_same_v<T, const float*>) return {ParamKind::kInput};
   if constexpr (std::is_same_v<T, float*>) return {ParamKind::kOutput};
-  if constexpr (std::is_same_v<T, const int32_t*>) return {ParamKind::kInput, true};
-  if constexpr (std::is_same_v<T, int32_t*>) return {ParamKind::kOutput, true};
+  if constexpr (std::is_same_v<T, const int32_t*>) return {ParamKind::kInput, DType::kI32};
+  if constexpr (std::is_same_v<T, int32_t*>) return {ParamKind::kOutput, DType::kI32};
+  if constexpr (std::is_same_v<T, const int8_t*>) return {ParamKind::kInput, DType::kI8};
+  if constexpr (std::is_same_v<T, int8_t*>) return {ParamKind::kOutput, DType::kI8};
   if constexpr (std::is_same_v<T, int64_t>) return {ParamKind::kSize};
   static_assert(std::is_same_v<T, const float*> || std::is_same_v<T, float*> ||
                     std::is_same_v<T, const int32_t*> || std::is_same_v<T, int32_t*> ||
+                    std::is_same_v<T, const int8_t*> || std::is_same_v<T, int8_t*> ||
                     std::is_same_v<T, int64_t> || std::is_same_v<T, float>,
-                "a reference takes const float*, float*, const int32_t*, int32_t*, int64_t and "
-                "float only");
+                "a reference takes float, int32_t and int8_t tensors, int64_t sizes and float "
+                "scalars only");
   return {ParamKind::kScalar};
 }
 
 bool Binds(const Slot& slot, const Param& p) {
   if (p.kind != slot.kind) return false;
   if (!p.IsTensor()) return true;
-  if (slot.int32) return p.dtype == DType::kI32;
+  if (slot.integer != DType::kF32) return p.dtype == slot.integer;
   return p.dtype == DType::kF32 || p.dtype == DType::kF16 || p.dtype == DType::kBF16;
 }
 

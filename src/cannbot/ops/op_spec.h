@@ -139,8 +139,8 @@ struct Traffic {
 };
 
 // Pointers to the tensors of one call, in the order of the op's params: floats for floating
-// tensors (whatever their dtype in the kernel's signature); an int32_t tensor's own elements
-// travel in the same slot (the binder reads them back as int32_t: builtin_references.cc).
+// tensors (whatever their dtype in the kernel's signature); an int32_t or int8_t tensor's own
+// elements travel in the same slot (the binder reads them back: builtin_references.cc).
 struct TensorArgs {
   std::vector<const float*> inputs;
   std::vector<float*> outputs;

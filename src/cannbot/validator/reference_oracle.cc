@@ -17,7 +17,7 @@ class InProcess : public ReferenceOracle {
 
   // Built-in references compute on floats: 16-bit inputs are widened (exactly) and outputs
   // rounded back to their dtype (nearest even), as ops::OpSpec::ReferenceAsKernel does in C++;
-  // int32_t tensors pass as they are.
+  // integer tensors pass as they are.
   Result<std::vector<ops::Tensor>> Outputs(
       const ops::Shape& shape, const std::vector<ops::Tensor>& inputs) const override {
     if (!op_.reference) return Status::Internal(op_.name + " has no built-in reference");
