@@ -175,3 +175,37 @@ INSTANTIATE_TEST_SUITE_P(Recipes, RecipeEdgeTest, ::testing::ValuesIn(kEdgeRecip
 
 }  // namespace
 }  // namespace cannbot::validator
+
+namespace cannbot::validator {
+namespace {
+
+// The generated recipe (elementwise-map, the kernel written from an op's `elementwise`
+// expression with cannbot's vector math) on ops whose edges overflow, underflow and saturate,
+// against their naive examples: faster, and no subnormal numbers anywhere (not even in lanes
+// whose results are selected away).
+class GeneratedRecipeEdgeTest : public EdgeInputsTest,
+                                public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(GeneratedRecipeEdgeTest, MakesNoSubnormalsAndStaysFastOnEdgeInputs) {
+  const skills::SkillLibrary library = ShippedSkills();
+  const skills::Recipe* recipe = FindRecipe(library, "elementwise-map");
+  ASSERT_NE(recipe, nullptr);
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(GetParam());
+  ASSERT_NE(op, nullptr) << GetParam();
+  const Verdict v = Validate(op->name, {recipe->path, skills::Instantiate(
+                                                          *recipe, skills::Defaults(*recipe), "", op)});
+  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
+  EXPECT_TRUE(v.accepted || v.layer == Layer::kPerf) << v.RenderText();
+  EXPECT_GT(v.perf->speedup, 1.0) << v.RenderText();
+  const EdgeCheck& edges = v.perf->edges;
+  ASSERT_TRUE(edges.ran) << edges.inputs;
+  EXPECT_FALSE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
+  EXPECT_LE(edges.candidate.slowdown, EdgeCheck::kTrapSlowdown) << v.RenderText();
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, GeneratedRecipeEdgeTest,
+                         ::testing::Values("exp_op", "softplus"),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace cannbot::validator
