@@ -39,10 +39,14 @@ std::vector<std::string> ElementwiseVariants() {
   return names;
 }
 
+// With the static source check on, as `cannbot suggest` runs it: a generated kernel must pass
+// every check a user's kernel does (it once used cannbot's reserved names).
 KernelCheck Check(const std::string& op, const KernelSource& kernel) {
   auto store = testing::SharedStore();
   EXPECT_NE(store, nullptr);
-  Validator validator(testing::TestConfig(), store.get(), cannbot_test::BuiltInOps());
+  ValidatorConfig config = testing::TestConfig();
+  config.compiler.source_check = true;
+  Validator validator(config, store.get(), cannbot_test::BuiltInOps());
   auto check = validator.CheckKernel(op, kernel, 11);
   EXPECT_TRUE(check.ok()) << check.status().ToString();
   return check.ok() ? *check : KernelCheck{};

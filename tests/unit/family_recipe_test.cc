@@ -61,3 +61,27 @@ TEST(FamilyRecipeTest, AFamilyRecipeAppliesOnlyToItsFamilies) {
 
 }  // namespace
 }  // namespace cannbot::optimize
+
+namespace cannbot::optimize {
+namespace {
+
+// An op whose spec gives an `elementwise` expression gets the generated recipe in the first
+// round, in every dtype, with the kernel written from the spec.
+TEST(FamilyRecipeTest, AnElementwiseOpGetsTheGeneratedRecipeInEveryDtype) {
+  const auto library = BuiltInSkills();
+  for (const char* name : {"sigmoid", "sigmoid_fp16", "sub_bf16"}) {
+    const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(name);
+    ASSERT_NE(op, nullptr) << name;
+    const auto proposals = FirstProposals(library, *op, "extern \"C\" void f() {}\n");
+    bool generated = false;
+    for (const Proposal& p : proposals) {
+      if (p.origin.find("elementwise-map") == std::string::npos) continue;
+      generated = true;
+      EXPECT_NE(p.code.find("extern \"C\" " + op->CSignature()), std::string::npos) << p.code;
+    }
+    EXPECT_TRUE(generated) << name;
+  }
+}
+
+}  // namespace
+}  // namespace cannbot::optimize

@@ -158,11 +158,11 @@ TEST(ElementwiseKernelTest, TheKernelCarriesTheExpressionTheSignatureAndTheLoopN
             std::string::npos) << *code;
   EXPECT_NE(code->find("return (s / (1.0f + cb_exp(-x)));"), std::string::npos);
   // 16-bit elements travel as bits, converted in integer arithmetic that vectorises.
-  EXPECT_NE(code->find("y_bits[i] = cannbot_float_to_half(cannbot_element("
-                       "cannbot_half_to_float(x_bits[i]), s));"),
+  EXPECT_NE(code->find("y_bits[i] = ew_float_to_half(ew_element("
+                       "ew_half_to_float(x_bits[i]), s));"),
             std::string::npos)
       << *code;
-  EXPECT_NE(code->find("CANNBOT_UNROLL(UNROLL)"), std::string::npos);
+  EXPECT_NE(code->find("EW_UNROLL(UNROLL)"), std::string::npos);
   EXPECT_NE(code->find(std::string(skills::VectorMathSource()).substr(0, 80)), std::string::npos);
   auto plain = skills::ElementwiseKernel((*ops)[0], skills::Math::kLibm);
   ASSERT_TRUE(plain.ok());
@@ -172,7 +172,7 @@ TEST(ElementwiseKernelTest, TheKernelCarriesTheExpressionTheSignatureAndTheLoopN
   ASSERT_TRUE(bcast.ok());
   auto nest = skills::ElementwiseKernel((*bcast)[0], skills::Math::kVector);
   ASSERT_TRUE(nest.ok());
-  EXPECT_NE(nest->find("cannbot_element(a[i], b[m])"), std::string::npos) << *nest;
+  EXPECT_NE(nest->find("ew_element(a[i], b[m])"), std::string::npos) << *nest;
   EXPECT_NE(nest->find("if (inner == 1)"), std::string::npos);
 
   OpSpec no_expression = (*ops)[0];

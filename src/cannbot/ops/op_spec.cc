@@ -140,9 +140,9 @@ Tolerance OpSpec::ToleranceFor(const Shape& shape, DType dtype) const {
 }
 
 const char* const kExtentFunctionsInC =
-    "static inline int64_t cannbot_x_ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }\n"
-    "static inline int64_t cannbot_x_min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
-    "static inline int64_t cannbot_x_max(int64_t a, int64_t b) { return a > b ? a : b; }\n";
+    "static inline int64_t extent_fn_ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }\n"
+    "static inline int64_t extent_fn_min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
+    "static inline int64_t extent_fn_max(int64_t a, int64_t b) { return a > b ? a : b; }\n";
 
 std::string ExtentInC(const std::string& extent) {
   std::string c = extent;
@@ -151,7 +151,7 @@ std::string ExtentInC(const std::string& extent) {
     for (size_t at = c.find(from); at != std::string::npos;) {
       const bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(c[at - 1])) ||
                                            c[at - 1] == '_');
-      if (word_start) c.insert(at, "cannbot_x_");
+      if (word_start) c.insert(at, "extent_fn_");
       at = c.find(from, at + (word_start ? 10 : 0) + from.size());
     }
   }

@@ -25,33 +25,33 @@ static inline float cb_pow(float x, float p) { return std::pow(x, p); }
 // 16-bit elements travel as their bits and are converted in integer arithmetic, which the
 // compiler vectorises (GCC 12 keeps _Float16 loops scalar without AVX512-FP16): exact widening,
 // nearest-even narrowing, infinities and NaN kept, as the reference's rounding does.
-constexpr const char* kConversions = R"(typedef uint16_t cannbot_u16 __attribute__((may_alias));
-static inline float cannbot_from_bits(uint32_t u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
-static inline uint32_t cannbot_to_bits(float f) { uint32_t u; __builtin_memcpy(&u, &f, 4); return u; }
-static inline float cannbot_half_to_float(uint32_t h) {
+constexpr const char* kConversions = R"(typedef uint16_t ew_u16 __attribute__((may_alias));
+static inline float ew_from_bits(uint32_t u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
+static inline uint32_t ew_to_bits(float f) { uint32_t u; __builtin_memcpy(&u, &f, 4); return u; }
+static inline float ew_half_to_float(uint32_t h) {
   const uint32_t sign = (h & 0x8000u) << 16, em = h & 0x7fffu;
   // normal, inf, NaN: rebias the exponent by 127 - 15 (twice for inf and NaN, to reach 255)
   const uint32_t normal = (em << 13) + 0x38000000u + (em >= 0x7c00u ? 0x38000000u : 0u);
   // subnormal and zero: em * 2^-24, exact in float
   const float subnormal = static_cast<float>(static_cast<int32_t>(em)) * 5.9604644775390625e-8f;
-  return cannbot_from_bits(sign | (em < 0x400u ? cannbot_to_bits(subnormal) : normal));
+  return ew_from_bits(sign | (em < 0x400u ? ew_to_bits(subnormal) : normal));
 }
-static inline cannbot_u16 cannbot_float_to_half(float v) {
-  const uint32_t f = cannbot_to_bits(v), sign = (f >> 16) & 0x8000u, a = f & 0x7fffffffu;
+static inline ew_u16 ew_float_to_half(float v) {
+  const uint32_t f = ew_to_bits(v), sign = (f >> 16) & 0x8000u, a = f & 0x7fffffffu;
   // normal halves: drop 13 mantissa bits rounding to nearest even, rebias
   const uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
   // below 2^-14: adding 0.5 leaves |v| in units of 2^-24, rounded to nearest even
-  const uint32_t subnormal = cannbot_to_bits(cannbot_from_bits(a) + 0.5f) - 0x3f000000u;
+  const uint32_t subnormal = ew_to_bits(ew_from_bits(a) + 0.5f) - 0x3f000000u;
   uint32_t h = a < 0x38800000u ? subnormal : normal;
   h = a >= 0x477ff000u ? 0x7c00u : h;  // 65520 and above round to infinity
   h = a > 0x7f800000u ? 0x7e00u : h;   // NaN stays NaN
-  return static_cast<cannbot_u16>(sign | h);
+  return static_cast<ew_u16>(sign | h);
 }
-static inline float cannbot_bf16_to_float(uint32_t b) { return cannbot_from_bits(b << 16); }
-static inline cannbot_u16 cannbot_float_to_bf16(float v) {
-  const uint32_t u = cannbot_to_bits(v);
+static inline float ew_bf16_to_float(uint32_t b) { return ew_from_bits(b << 16); }
+static inline ew_u16 ew_float_to_bf16(float v) {
+  const uint32_t u = ew_to_bits(v);
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-  return static_cast<cannbot_u16>((u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u : rounded);
+  return static_cast<ew_u16>((u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u : rounded);
 }
 )";
 
@@ -72,30 +72,30 @@ Parts Split(const ops::OpSpec& op) {
   return parts;
 }
 
-// static inline float cannbot_element(float x, float alpha) { return (EXPR); }
+// static inline float ew_element(float x, float alpha) { return (EXPR); }
 std::string ElementFunction(const ops::OpSpec& op, const Parts& parts) {
   std::string args;
   for (const ops::Param* p : parts.inputs) args += (args.empty() ? "" : ", ") + ("float " + p->name);
   for (const ops::Param* p : parts.scalars) args += (args.empty() ? "" : ", ") + ("float " + p->name);
   return "// The op's element, from its spec: " + op.elementwise + "\n"
-         "static inline float cannbot_element(" + args + ") {\n  return (" + op.elementwise +
+         "static inline float ew_element(" + args + ") {\n  return (" + op.elementwise +
          ");\n}\n";
 }
 
 // An input element as a float: `name[index]`, or its bits converted.
 std::string Load(const ops::Param& p, const std::string& index) {
   switch (p.dtype) {
-    case ops::DType::kF16: return "cannbot_half_to_float(" + p.name + "_bits[" + index + "])";
-    case ops::DType::kBF16: return "cannbot_bf16_to_float(" + p.name + "_bits[" + index + "])";
+    case ops::DType::kF16: return "ew_half_to_float(" + p.name + "_bits[" + index + "])";
+    case ops::DType::kBF16: return "ew_bf16_to_float(" + p.name + "_bits[" + index + "])";
     default: return p.name + "[" + index + "]";
   }
 }
 
-// y[i] = cannbot_element(inputs..., scalars), rounded to the output's dtype; `index_of(input)`
+// y[i] = ew_element(inputs..., scalars), rounded to the output's dtype; `index_of(input)`
 // gives each input's index expression.
 template <typename IndexOf>
 std::string Store(const Parts& parts, IndexOf index_of) {
-  std::string call = "cannbot_element(";
+  std::string call = "ew_element(";
   bool first = true;
   for (const ops::Param* p : parts.inputs) {
     call += (first ? "" : ", ") + Load(*p, index_of(*p));
@@ -108,20 +108,20 @@ std::string Store(const Parts& parts, IndexOf index_of) {
   call += ")";
   const std::string& y = parts.output->name;
   switch (parts.output->dtype) {
-    case ops::DType::kF16: return y + "_bits[i] = cannbot_float_to_half(" + call + ");";
-    case ops::DType::kBF16: return y + "_bits[i] = cannbot_float_to_bf16(" + call + ");";
+    case ops::DType::kF16: return y + "_bits[i] = ew_float_to_half(" + call + ");";
+    case ops::DType::kBF16: return y + "_bits[i] = ew_float_to_bf16(" + call + ");";
     default: return y + "[i] = " + call + ";";
   }
 }
 
-// The 16-bit tensors' bit views: `const cannbot_u16* x_bits = ...`.
+// The 16-bit tensors' bit views: `const ew_u16* x_bits = ...`.
 std::string BitViews(const ops::OpSpec& op) {
   std::string views;
   for (const ops::Param& p : op.params) {
     if (!p.IsTensor() || (p.dtype != ops::DType::kF16 && p.dtype != ops::DType::kBF16)) continue;
     const bool in = p.kind == ops::ParamKind::kInput;
-    views += std::string("  ") + (in ? "const " : "") + "cannbot_u16* " + p.name + "_bits = reinterpret_cast<" +
-             (in ? "const " : "") + "cannbot_u16*>(" + p.name + ");\n";
+    views += std::string("  ") + (in ? "const " : "") + "ew_u16* " + p.name + "_bits = reinterpret_cast<" +
+             (in ? "const " : "") + "ew_u16*>(" + p.name + ");\n";
   }
   return views;
 }
@@ -141,7 +141,7 @@ bool SharedBroadcast(const ops::OpSpec& op, const Parts& parts, std::string* inn
 
 std::string Loops(const ops::OpSpec& op, const Parts& parts, const std::string& unroll) {
   const std::string hint = "#pragma GCC ivdep\n" + (unroll.empty() ? std::string() :
-                           "CANNBOT_UNROLL(" + unroll + ")\n");
+                           "EW_UNROLL(" + unroll + ")\n");
   const std::string total = BitViews(op) + "  const int64_t total = " +
                             ExtentInC(parts.output->extent) + ";\n";
   std::string inner, period;
@@ -191,8 +191,8 @@ Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
                     // Selects (`?:`) vectorise only when FP exceptions need not be kept in
                     // order; nothing observes them (the runner checks results, not flags).
                     "#pragma GCC optimize(\"no-trapping-math\")\n"
-                    "#define CANNBOT_PRAGMA_(x) _Pragma(#x)\n"
-                    "#define CANNBOT_UNROLL(n) CANNBOT_PRAGMA_(GCC unroll n)\n";
+                    "#define EW_PRAGMA_(x) _Pragma(#x)\n"
+                    "#define EW_UNROLL(n) EW_PRAGMA_(GCC unroll n)\n";
   out += math == Math::kVector ? std::string(VectorMathSource()) : std::string(kLibmMath);
   out += ops::kExtentFunctionsInC;
   out += kConversions;
