@@ -157,13 +157,7 @@ std::string Serves(const skills::Skill& s, const ops::Registry& registry) {
   std::set<std::string> all, served;
   for (const ops::OpSpec& op : registry.ops()) {
     all.insert(op.BaseName());
-    const auto listed = [](const std::vector<std::string>& list, const std::string& item) {
-      return std::find(list.begin(), list.end(), item) != list.end();
-    };
-    if ((meta.ops.empty() && meta.families.empty()) || listed(meta.ops, "*") ||
-        listed(meta.ops, op.BaseName()) || listed(meta.families, op.family)) {
-      served.insert(op.BaseName());
-    }
+    if (meta.Serves(op.BaseName(), op.family)) served.insert(op.BaseName());
   }
   if (served.size() == all.size()) return "all " + std::to_string(all.size()) + " ops";
   std::string what = meta.families.empty() ? "" : Join(meta.families);

@@ -37,6 +37,10 @@ void StoreElement(DType dtype, void* data, int64_t index, double value);
 
 // True for kF32, kF16, kBF16.
 bool DTypeIsFloat(DType dtype);
+// half or bfloat16: computed in float by cannbot's references and generated kernels.
+inline bool DTypeIsSixteenBitFloat(DType dtype) {
+  return dtype == DType::kF16 || dtype == DType::kBF16;
+}
 
 // The representable range and spacing of a dtype, as doubles. For integer types lowest/max are
 // the range (int64's max, 2^63 - 1, reads as 2^63 once a double) and min_normal, min_subnormal

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "cannbot/ops/dtype_values.h"
+
 namespace cannbot::ops {
 
 int64_t Shape::Size(const std::string& name) const {
@@ -160,11 +162,9 @@ std::string ExtentInC(const std::string& extent) {
 
 namespace {
 
-bool IsSixteenBit(DType dtype) { return dtype == DType::kF16 || dtype == DType::kBF16; }
-
 bool HasSixteenBitTensors(const OpSpec& op) {
   for (const Param& p : op.params) {
-    if (p.IsTensor() && IsSixteenBit(p.dtype)) return true;
+    if (p.IsTensor() && DTypeIsSixteenBitFloat(p.dtype)) return true;
   }
   return false;
 }
@@ -177,7 +177,7 @@ std::string WidenedReferenceKernel(const OpSpec& op) {
   for (size_t i = 0; i < op.params.size(); ++i) {
     const Param& p = op.params[i];
     call += i > 0 ? ", " : "";
-    if (!p.IsTensor() || !IsSixteenBit(p.dtype)) {
+    if (!p.IsTensor() || !DTypeIsSixteenBitFloat(p.dtype)) {
       call += p.name;
       continue;
     }
@@ -191,7 +191,7 @@ std::string WidenedReferenceKernel(const OpSpec& op) {
   }
   body += "  " + call + ");\n";
   for (const Param* p : op.ParamsOfKind(ParamKind::kOutput)) {
-    if (!IsSixteenBit(p->dtype)) continue;
+    if (!DTypeIsSixteenBitFloat(p->dtype)) continue;
     const std::string wide = p->name + "_as_float";
     body += "  for (int64_t i = 0; i < " + ExtentInC(p->extent) + "; ++i) " + p->name + "[i] = " +
             DTypeCType(p->dtype) + "(" + wide + "[i]);\n";

@@ -45,6 +45,16 @@ std::string FindingLabel(const diagnosis::Finding& f) {
   return f.bottleneck + " (" + diagnosis::SeverityLabel(f.severity) + ")";
 }
 
+}  // namespace
+
+bool SkillMetadata::Serves(const std::string& op, const std::string& family) const {
+  if (ops.empty() && families.empty()) return true;
+  if (Listed(ops, "*") || Listed(ops, op)) return true;
+  return !family.empty() && Listed(families, family);
+}
+
+namespace {
+
 // The `targets` and `ops` a skill declares bind whichever way it is matched.
 bool PassesDeclaredScope(const SkillMetadata& meta, const std::string& op,
                          const std::string& family, const std::string& target,
@@ -53,9 +63,7 @@ bool PassesDeclaredScope(const SkillMetadata& meta, const std::string& op,
     *why_not = "declared targets [" + JoinNames(meta.targets) + "] exclude " + target;
     return false;
   }
-  if (meta.ops.empty() && meta.families.empty()) return true;
-  if (Listed(meta.ops, "*") || Listed(meta.ops, op)) return true;
-  if (!family.empty() && Listed(meta.families, family)) return true;
+  if (meta.Serves(op, family)) return true;
   *why_not = "declared ops [" + JoinNames(meta.ops) + "] and families [" +
              JoinNames(meta.families) + "] exclude " + op +
              (family.empty() ? "" : " (" + family + ")");

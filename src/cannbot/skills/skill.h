@@ -33,6 +33,10 @@ struct SkillMetadata {
   std::vector<std::string> targets;  // target names (target/registry.h); empty = any
   std::vector<std::string> keywords;
   int priority = 50;  // 0..100
+
+  // Whether the declared `ops`/`families` admit the op (by its name across dtypes and its
+  // spec's family); neither declared: any op.
+  bool Serves(const std::string& op, const std::string& family) const;
 };
 
 struct SkillFile {

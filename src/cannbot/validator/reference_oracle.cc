@@ -1,5 +1,6 @@
 #include "cannbot/validator/reference_oracle.h"
 
+#include "cannbot/ops/dtype_values.h"
 #include "cannbot/validator/harness.h"
 #include "cannbot/validator/inputs.h"
 #include "cannbot/validator/numeric_check.h"
@@ -8,7 +9,7 @@
 namespace cannbot::validator {
 namespace {
 
-bool Widened(ops::DType dtype) { return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16; }
+bool Widened(ops::DType dtype) { return ops::DTypeIsSixteenBitFloat(dtype); }
 bool Widened(const ops::Tensor& t) { return Widened(t.dtype()); }
 
 class InProcess : public ReferenceOracle {
