@@ -157,12 +157,16 @@ TEST(ElementwiseKernelTest, TheKernelCarriesTheExpressionTheSignatureAndTheLoopN
   EXPECT_NE(code->find("extern \"C\" void scaled_sigmoid_fp16(const half* x, half* y, int64_t n, float s)"),
             std::string::npos) << *code;
   EXPECT_NE(code->find("return (s / (1.0f + cb_exp(-x)));"), std::string::npos);
-  // 16-bit elements travel as bits, converted in integer arithmetic that vectorises.
-  EXPECT_NE(code->find("y_bits[i] = ew_float_to_half(ew_element("
-                       "ew_half_to_float(x_bits[i]), s));"),
-            std::string::npos)
-      << *code;
+  // 16-bit elements are widened into a float tile, the element loop is pure float, and the
+  // output tile is narrowed and copied out (streaming stores where STREAM allows).
+  EXPECT_NE(code->find("ew_widen_half(x + t, x_t, n);"), std::string::npos) << *code;
+  EXPECT_NE(code->find("y_t[j] = ew_element(x_t[j], s);"), std::string::npos) << *code;
+  EXPECT_NE(code->find("ew_narrow_half(y_t, y_n, n);"), std::string::npos) << *code;
+  EXPECT_NE(code->find("const bool stream = (0) &&"), std::string::npos) << *code;
   EXPECT_NE(code->find("EW_UNROLL(UNROLL)"), std::string::npos);
+  auto streaming = skills::ElementwiseKernel((*ops)[1], skills::Math::kVector, "", "STREAM");
+  ASSERT_TRUE(streaming.ok());
+  EXPECT_NE(streaming->find("const bool stream = (STREAM) &&"), std::string::npos);
   EXPECT_NE(code->find(std::string(skills::VectorMathSource()).substr(0, 80)), std::string::npos);
   auto plain = skills::ElementwiseKernel((*ops)[0], skills::Math::kLibm);
   ASSERT_TRUE(plain.ok());
@@ -172,8 +176,18 @@ TEST(ElementwiseKernelTest, TheKernelCarriesTheExpressionTheSignatureAndTheLoopN
   ASSERT_TRUE(bcast.ok());
   auto nest = skills::ElementwiseKernel((*bcast)[0], skills::Math::kVector);
   ASSERT_TRUE(nest.ok());
-  EXPECT_NE(nest->find("ew_element(a[i], b[m])"), std::string::npos) << *nest;
+  // A row of [rows, cols] op [cols] is one run with b from its start; an inner block of
+  // [n, c, h, w] op [c] is one run with b's element passed as a value.
   EXPECT_NE(nest->find("if (inner == 1)"), std::string::npos);
+  EXPECT_NE(nest->find("ew_run(a + o * period, b, y + o * period, period, stream);"),
+            std::string::npos) << *nest;
+  EXPECT_NE(nest->find("ew_run_block(a + (o * period + m) * inner, b[m], "
+                       "y + (o * period + m) * inner, inner, stream);"),
+            std::string::npos) << *nest;
+  // The plain loop (a 16-bit variant's baseline) is the one a developer would write.
+  auto plain_nest = skills::ElementwiseKernel((*bcast)[0], skills::Math::kLibm);
+  ASSERT_TRUE(plain_nest.ok());
+  EXPECT_NE(plain_nest->find("ew_element(a[i], b[m])"), std::string::npos) << *plain_nest;
 
   OpSpec no_expression = (*ops)[0];
   no_expression.elementwise.clear();

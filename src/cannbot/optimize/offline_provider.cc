@@ -24,6 +24,15 @@ bool Applies(const skills::Recipe& recipe, const ops::OpSpec& op) {
   return true;
 }
 
+// How much of the op a recipe knows, most first: written for the op by name, written from its
+// spec (its arithmetic), or only its family (how a kernel is compiled). The first round tries
+// them in that order, so a short time budget is spent where a win is likeliest.
+int Specificity(const skills::Recipe& recipe) {
+  if (!recipe.op.empty()) return 0;
+  if (!recipe.generated.empty()) return 1;
+  return 2;
+}
+
 }  // namespace
 
 std::string WithFlushToZero(const ops::OpSpec& op, const std::string& code) {
@@ -114,10 +123,11 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
   bool named = false;
   for (const skills::Recipe* recipe : Recipes(request, true)) named |= !recipe->op.empty();
   const std::vector<const skills::Recipe*> first = Recipes(request, !named);
+  std::vector<std::pair<const skills::Recipe*, std::string>> ordered;  // recipe, why
   auto add_from = [&](const skills::Skill& skill, const std::string& why) {
     for (const skills::Recipe& recipe : skill.recipes) {
       if (std::find(first.begin(), first.end(), &recipe) == first.end()) continue;
-      Add({&recipe, skills::Defaults(recipe), false}, why, &proposals);
+      ordered.emplace_back(&recipe, why);
     }
   };
   for (const skills::SkillMatch& match : request.skills) {
@@ -127,6 +137,12 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
     add_from(skill, "it is a recipe for " + request.op->name + " (or its family, " +
                         request.op->family + ") in skill " + skill.name +
                         " (the diagnosis did not point at it)");
+  }
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
+    return Specificity(*a.first) < Specificity(*b.first);
+  });
+  for (const auto& [recipe, why] : ordered) {
+    Add({recipe, skills::Defaults(*recipe), false}, why, &proposals);
   }
   return proposals;
 }

@@ -1,5 +1,6 @@
 #include "cannbot/skills/elementwise_kernel.h"
 
+#include <set>
 #include <vector>
 
 
@@ -52,6 +53,73 @@ static inline ew_u16 ew_float_to_bf16(float v) {
   const uint32_t u = ew_to_bits(v);
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   return static_cast<ew_u16>((u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u : rounded);
+}
+)";
+
+// The vector path works on runs of contiguous outputs, a tile at a time: 16-bit inputs are
+// widened into float tiles (F16C's vcvtph2ps where the CPU has it: exact), the element loop is
+// pure float (so it vectorises whatever the dtypes), and the output tile is narrowed (vcvtps2ph
+// rounds to nearest even, as the reference does) and copied out, with non-temporal stores when
+// the output is large: a plain store first reads the line it writes, a streaming store does
+// not, so a memory-bound op moves a third less. The first tile of a run ends on the output's
+// 64-byte boundary, so the streaming stores of the others are aligned.
+constexpr const char* kTiles = R"(#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+enum { EW_TILE = 512 };
+static inline void ew_widen_half(const ew_u16* s, float* d, int64_t n) {
+  int64_t j = 0;
+#if defined(__F16C__) && defined(__AVX__)
+  for (; j + 8 <= n; j += 8) {
+    _mm256_storeu_ps(d + j, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j))));
+  }
+#endif
+  for (; j < n; ++j) d[j] = ew_half_to_float(s[j]);
+}
+static inline void ew_widen_bf16(const ew_u16* s, float* d, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) d[j] = ew_bf16_to_float(s[j]);
+}
+static inline void ew_narrow_half(const float* s, ew_u16* d, int64_t n) {
+  int64_t j = 0;
+#if defined(__F16C__) && defined(__AVX__)
+  for (; j + 8 <= n; j += 8) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + j),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(s + j), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+#endif
+  for (; j < n; ++j) d[j] = ew_float_to_half(s[j]);
+}
+static inline void ew_narrow_bf16(const float* s, ew_u16* d, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) d[j] = ew_float_to_bf16(s[j]);
+}
+// Copies a finished tile out; streaming (non-temporal) 32-byte stores where `stream` is set and
+// the destination is aligned, ordinary ones otherwise.
+static inline void ew_copy_out(const void* src, void* dst, int64_t bytes, bool stream) {
+  int64_t b = 0;
+#if defined(__AVX__)
+  if (stream && reinterpret_cast<uintptr_t>(dst) % 32 == 0) {
+    const char* s = static_cast<const char*>(src);
+    char* d = static_cast<char*>(dst);
+    for (; b + 32 <= bytes; b += 32) {
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(d + b),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + b)));
+    }
+  }
+#endif
+  __builtin_memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b,
+                   static_cast<size_t>(bytes - b));
+}
+static inline void ew_stream_fence(bool stream) {
+#if defined(__SSE2__)
+  if (stream) _mm_sfence();
+#endif
+  (void)stream;
+}
+// Elements in the run's next tile: up to the output's 64-byte boundary first, then EW_TILE.
+static inline int64_t ew_tile_length(const void* out, int64_t element_bytes, int64_t left) {
+  const int64_t head = static_cast<int64_t>((64 - reinterpret_cast<uintptr_t>(out) % 64) % 64);
+  int64_t n = head % element_bytes == 0 && head > 0 ? head / element_bytes : EW_TILE;
+  return n < left ? n : left;
 }
 )";
 
@@ -175,10 +243,120 @@ std::string Loops(const ops::OpSpec& op, const Parts& parts, const std::string& 
          "      }\n    }\n  }\n";
 }
 
+bool SixteenBit(const ops::Param& p) {
+  return p.dtype == ops::DType::kF16 || p.dtype == ops::DType::kBF16;
+}
+
+// The run's pointer parameter for a tensor: its bits for 16-bit dtypes, else its C type.
+std::string RunPointer(const ops::Param& p) {
+  const bool in = p.kind == ops::ParamKind::kInput;
+  const std::string element = SixteenBit(p) ? "ew_u16" : ops::DTypeCType(p.dtype);
+  return std::string(in ? "const " : "") + element + "* " + p.name;
+}
+
+// static inline void NAME(inputs (run pointers, or float values for those in `values`), out,
+// int64_t len, scalars, bool stream): one run of `len` contiguous outputs, a tile at a time.
+std::string RunFunction(const std::string& name, const Parts& parts,
+                        const std::set<std::string>& values, const std::string& unroll) {
+  std::string params, tiles, widen, args;
+  for (const ops::Param* p : parts.inputs) {
+    const bool value = values.count(p->name) > 0;
+    params += (value ? "float " + p->name : RunPointer(*p)) + ", ";
+    if (!args.empty()) args += ", ";
+    if (value) {
+      args += p->name;
+    } else if (SixteenBit(*p)) {
+      tiles += "  float " + p->name + "_t[EW_TILE];\n";
+      widen += std::string("    ew_widen_") + (p->dtype == ops::DType::kF16 ? "half" : "bf16") +
+               "(" + p->name + " + t, " + p->name + "_t, n);\n";
+      args += p->name + "_t[j]";
+    } else {
+      widen += "    const " + std::string(ops::DTypeCType(p->dtype)) + "* __restrict__ " +
+               p->name + "_p = " + p->name + " + t;\n";
+      args += p->name + "_p[j]";
+    }
+  }
+  for (const ops::Param* p : parts.scalars) args += ", " + p->name;
+  std::string scalars;
+  for (const ops::Param* p : parts.scalars) scalars += ", float " + p->name;
+  const ops::Param& y = *parts.output;  // float, half or bfloat16 (VectorPathApplies)
+  std::string out = "  float " + y.name + "_t[EW_TILE];\n";
+  std::string narrow = "    ew_copy_out(" + y.name + "_t, " + y.name + " + t, n * 4, stream);\n";
+  if (SixteenBit(y)) {
+    out += "  ew_u16 " + y.name + "_n[EW_TILE];\n";
+    narrow = std::string("    ew_narrow_") + (y.dtype == ops::DType::kF16 ? "half" : "bf16") +
+             "(" + y.name + "_t, " + y.name + "_n, n);\n" +
+             "    ew_copy_out(" + y.name + "_n, " + y.name + " + t, n * 2, stream);\n";
+  }
+  return "static inline void " + name + "(" + params + RunPointer(y) + ", int64_t len" + scalars +
+         ", bool stream) {\n" + tiles + out +
+         "  for (int64_t t = 0; t < len;) {\n"
+         "    const int64_t n = ew_tile_length(" + y.name + " + t, sizeof(*" + y.name +
+         "), len - t);\n" + widen + "#pragma GCC ivdep\n" +
+         (unroll.empty() ? std::string() : "EW_UNROLL(" + unroll + ")\n") +
+         "    for (int64_t j = 0; j < n; ++j) " + y.name + "_t[j] = ew_element(" + args + ");\n" +
+         narrow + "    t += n;\n  }\n}\n";
+}
+
+// A call of a run function: `name(a + offset, ..., y + offset, len, scalars, stream);` where a
+// broadcast input is passed by `bcast(input)` (an offset pointer or a value).
+template <typename Bcast>
+std::string RunCall(const std::string& name, const ops::OpSpec& op, const Parts& parts,
+                    const std::string& offset, const std::string& len, Bcast bcast) {
+  auto bits = [](const ops::Param& p) { return SixteenBit(p) ? p.name + "_bits" : p.name; };
+  std::string call = name + "(";
+  for (const ops::Param* p : parts.inputs) {
+    call += (op.broadcast.count(p->name) ? bcast(*p) : bits(*p) + " + " + offset) + ", ";
+  }
+  call += bits(*parts.output) + " + " + offset + ", " + len;
+  for (const ops::Param* p : parts.scalars) call += ", " + p->name;
+  return call + ", stream);";
+}
+
+// The vector path's helpers and entry: runs over the output, by the broadcast rule.
+std::string VectorKernel(const ops::OpSpec& op, const Parts& parts, const std::string& unroll,
+                         const std::string& stream) {
+  const ops::Param& y = *parts.output;
+  std::string functions = RunFunction("ew_run", parts, {}, unroll);
+  std::string body = BitViews(op) + "  const int64_t total = " + ExtentInC(y.extent) + ";\n" +
+                     "  // Streaming stores from 4 MB of output: smaller outputs stay in cache for "
+                     "their consumer.\n  const bool stream = (" + stream + ") && total * "
+                     "static_cast<int64_t>(sizeof(*" + y.name + ")) >= (int64_t{4} << 20);\n";
+  std::string inner, period;
+  if (op.broadcast.empty()) {
+    body += "  " + RunCall("ew_run", op, parts, "0", "total", [](const ops::Param&) {
+      return std::string();
+    }) + "\n";
+  } else {
+    SharedBroadcast(op, parts, &inner, &period);
+    std::set<std::string> values;
+    for (const auto& [name, rule] : op.broadcast) values.insert(name);
+    functions += RunFunction("ew_run_block", parts, values, unroll);
+    auto bits = [](const ops::Param& p) { return SixteenBit(p) ? p.name + "_bits" : p.name; };
+    auto value = [&](const ops::Param& p) {
+      return Load(p, "m");
+    };
+    body += "  const int64_t inner = " + ExtentInC(inner) + ", period = " + ExtentInC(period) +
+            ";\n  const int64_t outer = total / (inner * period);\n"
+            "  if (inner == 1) {  // [outer, period] op [period]: a run is a row\n"
+            "    for (int64_t o = 0; o < outer; ++o) {\n      " +
+            RunCall("ew_run", op, parts, "o * period", "period",
+                    [&](const ops::Param& p) { return bits(p); }) +
+            "\n    }\n  } else {  // [outer, period, inner] op [period]: a run is an inner block\n"
+            "    for (int64_t o = 0; o < outer; ++o) {\n"
+            "      for (int64_t m = 0; m < period; ++m) {\n        " +
+            RunCall("ew_run_block", op, parts, "(o * period + m) * inner", "inner", value) +
+            "\n      }\n    }\n  }\n";
+  }
+  body += "  ew_stream_fence(stream);\n";
+  return functions + "\nextern \"C\" " + op.CSignature() + " {\n" + body + "}\n";
+}
+
 }  // namespace
 
 Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
-                                      const std::string& unroll_macro) {
+                                      const std::string& unroll_macro,
+                                      const std::string& stream_macro) {
   if (op.elementwise.empty()) {
     return Status::InvalidArgument("op " + op.name + " has no `elementwise` expression");
   }
@@ -197,7 +375,17 @@ Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
   out += ops::kExtentFunctionsInC;
   out += kConversions;
   out += ElementFunction(op, parts);
-  out += "\nextern \"C\" " + op.CSignature() + " {\n" + Loops(op, parts, unroll_macro) + "}\n";
+  std::string inner, period;
+  const ops::DType out_type = parts.output->dtype;
+  const bool float_output = out_type == ops::DType::kF32 || SixteenBit(*parts.output);
+  if (math == Math::kLibm || !float_output || !SharedBroadcast(op, parts, &inner, &period)) {
+    // The plain loop (the baseline a developer would write), and broadcast rules that differ
+    // between inputs (each input's index computed per element).
+    out += "\nextern \"C\" " + op.CSignature() + " {\n" + Loops(op, parts, unroll_macro) + "}\n";
+    return out;
+  }
+  out += kTiles;
+  out += VectorKernel(op, parts, unroll_macro, stream_macro.empty() ? "0" : stream_macro);
   return out;
 }
 

@@ -1,7 +1,8 @@
 // ElementwiseKernel: the kernel of an elementwise op written from its spec's `elementwise`
 // expression (ops::OpSpec::elementwise), so one family recipe serves every activation, math and
-// binary op in every dtype: a single pass over the output, 16-bit elements widened to float in
-// registers and rounded back on the store (nearest even), broadcast inputs read by the spec's
+// binary op in every dtype: a single pass over the output in runs of contiguous elements, a
+// tile at a time, 16-bit elements widened to float tiles and rounded back (nearest even),
+// large outputs written with non-temporal stores, broadcast inputs read by the spec's
 // `broadcast` rule, and the expression's functions taken from cannbot's vector math
 // (src/cannbot/skills/cb_math.inc: branch-free, vectorisable, no subnormal results).
 //
@@ -23,10 +24,13 @@ namespace cannbot::skills {
 enum class Math { kVector, kLibm };
 
 // The kernel source (after the contract prelude, so `half` and `bfloat16` are defined);
-// `unroll_macro` names a macro holding the inner loop's unroll count (empty: none).
-// InvalidArgument when the op has no `elementwise` expression.
+// `unroll_macro` names a macro holding the inner loop's unroll count (empty: none) and
+// `stream_macro` one that, when nonzero, lets Math::kVector write outputs of 4 MB and more with
+// non-temporal stores (empty: never). InvalidArgument when the op has no `elementwise`
+// expression.
 Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
-                                      const std::string& unroll_macro = "");
+                                      const std::string& unroll_macro = "",
+                                      const std::string& stream_macro = "");
 
 // The text of cb_math.inc (embedded at build time).
 std::string_view VectorMathSource();

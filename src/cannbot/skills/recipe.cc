@@ -135,7 +135,7 @@ std::string Instantiate(const Recipe& recipe, const ParamValues& values,
     out += "#define " + p.name + " " + (it == values.end() ? p.values.front() : it->second) + "\n";
   }
   if (!recipe.generated.empty()) {  // the op's own kernel, written from its spec
-    auto generated = op != nullptr ? ElementwiseKernel(*op, Math::kVector, "UNROLL")
+    auto generated = op != nullptr ? ElementwiseKernel(*op, Math::kVector, "UNROLL", "STREAM")
                                    : Result<std::string>(Status::InvalidArgument("no op given"));
     if (!generated.ok()) {  // fails the compile layer with the reason, never silently
       return out + "#error \"recipe " + recipe.name + ": " + generated.status().message() +
