@@ -1,7 +1,8 @@
 // The built-in op catalog end to end: every op's naive example passes the numeric layer
-// against its trusted reference, and the kernel cannbot writes from an op's `elementwise`
-// expression (recipe elementwise-map, cannbot's vector math) passes it in every dtype the op
-// comes in, fp16 and bf16 judged by the CANN standard. Real compiler, sandboxed runner.
+// against its trusted reference, and the kernel cannbot writes from an op's spec (recipe
+// elementwise-map from its `elementwise` expression, cannbot's vector math; recipe row-reduce
+// from its `reduce` table) passes it in every dtype the op comes in, fp16 and bf16 judged by
+// the CANN standard. Real compiler, sandboxed runner.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,11 +31,12 @@ std::vector<std::string> OpsWithExamples() {
   return names;
 }
 
-// Every op (each dtype variant) with an `elementwise` expression.
-std::vector<std::string> ElementwiseVariants() {
+// Every op (each dtype variant) a generated recipe is written for: an `elementwise`
+// expression or a `reduce` table.
+std::vector<std::string> GeneratedVariants() {
   std::vector<std::string> names;
   for (const ops::OpSpec& op : cannbot_test::BuiltInOps().ops()) {
-    if (!op.elementwise.empty()) names.push_back(op.name);
+    if (!op.elementwise.empty() || !op.reduce.empty()) names.push_back(op.name);
   }
   return names;
 }
@@ -87,10 +89,11 @@ TEST_P(GeneratedKernelTest, PassesItsReference) {
   std::vector<std::string> warnings;
   const skills::SkillLibrary library =
       skills::SkillLibrary::Load({SourcePath("skills")}, &warnings);
+  const std::string name = op->reduce.empty() ? "elementwise-map" : "row-reduce";
   const skills::Recipe* recipe = nullptr;
   for (const skills::Skill& skill : library.skills()) {
     for (const skills::Recipe& r : skill.recipes) {
-      if (r.name == "elementwise-map") recipe = &r;
+      if (r.name == name) recipe = &r;
     }
   }
   ASSERT_NE(recipe, nullptr);
@@ -100,7 +103,7 @@ TEST_P(GeneratedKernelTest, PassesItsReference) {
                         << check.compile.log << "\n" << code;
 }
 
-INSTANTIATE_TEST_SUITE_P(Catalog, GeneratedKernelTest, ::testing::ValuesIn(ElementwiseVariants()),
+INSTANTIATE_TEST_SUITE_P(Catalog, GeneratedKernelTest, ::testing::ValuesIn(GeneratedVariants()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

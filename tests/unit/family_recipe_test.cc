@@ -89,3 +89,27 @@ TEST(FamilyRecipeTest, AnElementwiseOpGetsTheGeneratedRecipeInEveryDtype) {
 
 }  // namespace
 }  // namespace cannbot::optimize
+
+namespace cannbot::optimize {
+namespace {
+
+// A row reduction's spec (`reduce`) gets the generated row-reduce recipe first, in every dtype.
+TEST(FamilyRecipeTest, AReductionGetsTheGeneratedRowReduceFirst) {
+  const auto library = BuiltInSkills();
+  for (const char* name : {"reduce_sum", "reduce_mean_fp16", "reduce_max_bf16"}) {
+    const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(name);
+    ASSERT_NE(op, nullptr) << name;
+    const auto proposals = FirstProposals(library, *op, "extern \"C\" void f() {}\n");
+    ASSERT_FALSE(proposals.empty()) << name;
+    EXPECT_NE(proposals[0].origin.find("row-reduce"), std::string::npos)
+        << name << ": " << proposals[0].origin;
+    EXPECT_NE(proposals[0].code.find("extern \"C\" " + op->CSignature()), std::string::npos);
+  }
+  // An elementwise op does not get it.
+  for (const Proposal& p : FirstProposals(library, *cannbot_test::BuiltInOps().Find("relu_fp16"), "")) {
+    EXPECT_EQ(p.origin.find("row-reduce"), std::string::npos) << p.origin;
+  }
+}
+
+}  // namespace
+}  // namespace cannbot::optimize

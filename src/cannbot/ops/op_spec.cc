@@ -285,6 +285,10 @@ nlohmann::json OpSpec::ToJson(bool full) const {
   if (!variant_of.empty()) out["variant_of"] = variant_of;
   if (!full) return out;
   if (!elementwise.empty()) out["elementwise"] = elementwise;
+  if (!reduce.empty()) {
+    out["reduce"] = {{"combine", reduce}};
+    if (!reduce_finish.empty()) out["reduce"]["finish"] = reduce_finish;
+  }
   if (!broadcast.empty()) out["broadcast"] = broadcast;
   out["semantics"] = semantics;
   nlohmann::json params_json = nlohmann::json::array();

@@ -194,6 +194,12 @@ struct OpSpec {
   // Broadcast inputs of an elementwise op: input name -> inner size expression; its element
   // for output element i is input[(i / inner) % extent(input)].
   std::map<std::string, std::string> broadcast;
+  // Row reductions over the last axis (one input [outer, len], one output [outer]): how the
+  // row's elements combine, "sum", "max" or "min" (empty: not given), and an optional float
+  // expression of `acc` (the combined row), the sizes and the scalars for the output element
+  // ("acc / cols" for a mean). The generated row-reduce recipe is instantiated from them.
+  std::string reduce;
+  std::string reduce_finish;
   bool overrides = false;  // a user spec that knowingly replaces the built-in op of its name
 
   // "void swish(const float* x, float* y, int64_t n)"

@@ -376,6 +376,7 @@ Result<OpSpec> ParseVariant(const toml::table& root, const std::string& text,
   if (r.ok()) spec_file::ReadInputs(r, root, nonfinite, &op);
   if (r.ok()) spec_file::ReadTolerance(r, root, &op);
   if (r.ok()) spec_file::ReadElementwise(r, root, &op);
+  if (r.ok()) spec_file::ReadReduce(r, root, &op);
   if (r.ok()) ReadReference(r, root, load_reference, options, &op);
   const bool random_case = r.Bool(root, "", "random_case").value_or(true);
   if (!r.ok()) return r.status();
@@ -398,7 +399,8 @@ Result<std::vector<OpSpec>> ParseOpSpecVariants(const std::string& text, const s
   SpecReader r(path);
   r.OnlyKeys(root, "", {"name", "summary", "semantics", "family", "overrides", "nonfinite",
                         "reference", "flops", "bytes", "params", "shapes", "inputs",
-                        "tolerance", "random_case", "dtypes", "elementwise", "broadcast"});
+                        "tolerance", "random_case", "dtypes", "elementwise", "broadcast",
+                        "reduce"});
   const std::vector<DType> dtypes = ReadDTypes(r, root);
   if (!r.ok()) return r.status();
   if (dtypes.empty()) {

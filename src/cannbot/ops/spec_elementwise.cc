@@ -167,5 +167,52 @@ void ReadElementwise(SpecReader& r, const toml::table& root, OpSpec* op) {
   op->elementwise = *text;
 }
 
+void ReadReduce(SpecReader& r, const toml::table& root, OpSpec* op) {
+  const toml::node* node = root.get("reduce");
+  if (node == nullptr) return;
+  const toml::table* table = node->as_table();
+  if (table == nullptr) {
+    return r.Fail(node, "reduce", "must be a table: { combine = \"sum\", finish = \"acc / cols\" }");
+  }
+  r.OnlyKeys(*table, "reduce", {"combine", "finish"});
+  const auto combine = r.String(*table, "reduce", "combine", true);
+  const auto finish = r.String(*table, "reduce", "finish", false);
+  if (!r.ok()) return;
+  if (*combine != "sum" && *combine != "max" && *combine != "min") {
+    return r.Fail(table->get("combine"), "reduce.combine",
+                  "must be sum, max or min (got '" + *combine + "')");
+  }
+  const std::vector<const Param*> in = op->ParamsOfKind(ParamKind::kInput);
+  const std::vector<const Param*> out = op->ParamsOfKind(ParamKind::kOutput);
+  if (in.size() != 1 || out.size() != 1) {
+    return r.Fail(node, "reduce", "needs exactly one input and one output tensor");
+  }
+  for (const Param* p : {in[0], out[0]}) {
+    if (!DTypeIsFloat(p->dtype)) {
+      return r.Fail(node, "reduce", "applies to floating-point tensors only (" + p->name +
+                                        " is " + DTypeName(p->dtype) + ")");
+    }
+  }
+  // The input is the output's rows laid end to end: [outer, len] -> [outer].
+  for (const Shape& shape : op->shapes) {
+    const int64_t rows = out[0]->elements(shape), total = in[0]->elements(shape);
+    if (rows < 1 || total % rows != 0) {
+      return r.Fail(node, "reduce", "on shape '" + shape.label + "', the input's " +
+                                        std::to_string(total) + " elements are not rows of the " +
+                                        "output's " + std::to_string(rows));
+    }
+  }
+  if (finish) {
+    std::vector<std::string> names = {"acc"};
+    for (const Param& p : op->params) {
+      if (p.kind == ParamKind::kSize || p.kind == ParamKind::kScalar) names.push_back(p.name);
+    }
+    Status s = CheckElementwiseExpression(*finish, names);
+    if (!s.ok()) return r.Fail(table->get("finish"), "reduce.finish", s.message());
+    op->reduce_finish = *finish;
+  }
+  op->reduce = *combine;
+}
+
 }  // namespace spec_file
 }  // namespace cannbot::ops

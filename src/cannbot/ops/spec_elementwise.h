@@ -1,7 +1,7 @@
-// The `elementwise` and `broadcast` keys of an op spec file (op_spec_file.h): an elementwise
-// op's scalar function as a C++ float expression, which cannbot's vectorised family recipe is
-// instantiated from (skills/elementwise_kernel.h), and the inputs it broadcasts. Internal to
-// the ops module.
+// The `elementwise`, `broadcast` and `reduce` keys of an op spec file (op_spec_file.h): an
+// elementwise op's scalar function as a C++ float expression, which cannbot's vectorised family
+// recipe is instantiated from (skills/elementwise_kernel.h), the inputs it broadcasts, and a row
+// reduction's combine and finish (skills/reduce_kernel.h). Internal to the ops module.
 //
 // The expression becomes code in a generated kernel, so it is held to a small language: float
 // literals, the op's input and scalar names, arithmetic, comparisons, `?:` and cannbot's
@@ -32,6 +32,8 @@ Status CheckElementwiseExpression(const std::string& expression,
 namespace spec_file {
 // Reads `elementwise` and `broadcast` into op (after the params and shapes).
 void ReadElementwise(SpecReader& r, const toml::table& root, OpSpec* op);
+// Reads `reduce = { combine = "sum" | "max" | "min", finish = "<expression>" }` into op.
+void ReadReduce(SpecReader& r, const toml::table& root, OpSpec* op);
 }  // namespace spec_file
 
 }  // namespace cannbot::ops

@@ -16,7 +16,9 @@ bool Applies(const skills::Recipe& recipe, const ops::OpSpec& op) {
     return std::find(list.begin(), list.end(), item) != list.end();
   };
   if (!has(recipe.families, op.family)) return false;
-  if (!recipe.generated.empty() && op.elementwise.empty()) return false;  // nothing to write from
+  // A generated recipe needs what it is written from.
+  if (recipe.generated == "elementwise" && op.elementwise.empty()) return false;
+  if (recipe.generated == "reduce" && op.reduce.empty()) return false;
   if (recipe.dtypes.empty() || has(recipe.dtypes, "any")) return true;
   for (const ops::Param& p : op.params) {
     if (p.IsTensor() && !has(recipe.dtypes, ops::DTypeName(p.dtype))) return false;

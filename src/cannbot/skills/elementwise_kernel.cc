@@ -354,6 +354,10 @@ std::string VectorKernel(const ops::OpSpec& op, const Parts& parts, const std::s
 
 }  // namespace
 
+std::string GeneratedKernelSupport() {
+  return std::string(kConversions) + kTiles;
+}
+
 Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
                                       const std::string& unroll_macro,
                                       const std::string& stream_macro) {

@@ -32,6 +32,10 @@ Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
                                       const std::string& unroll_macro = "",
                                       const std::string& stream_macro = "");
 
+// The C text generated kernels share, after cb_math and the extent functions: 16-bit
+// conversions (ew_half_to_float, ...) and the tile helpers (ew_widen_half, ew_copy_out, ...).
+std::string GeneratedKernelSupport();
+
 // The text of cb_math.inc (embedded at build time).
 std::string_view VectorMathSource();
 

@@ -1,6 +1,7 @@
 #include "cannbot/skills/recipe.h"
 
 #include "cannbot/skills/elementwise_kernel.h"
+#include "cannbot/skills/reduce_kernel.h"
 
 #include <cctype>
 #include <sstream>
@@ -99,8 +100,9 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path) {
     else return Status::InvalidArgument(where + ": unknown key '" + key + "'");
   }
   if (!closed) return Status::InvalidArgument(path + ": the header is not closed by '// ---'");
-  if (!recipe.generated.empty() && recipe.generated != "elementwise") {
-    return Status::InvalidArgument(path + ": 'generated' must be 'elementwise' (got '" +
+  if (!recipe.generated.empty() && recipe.generated != "elementwise" &&
+      recipe.generated != "reduce") {
+    return Status::InvalidArgument(path + ": 'generated' must be 'elementwise' or 'reduce' (got '" +
                                    recipe.generated + "')");
   }
   if (recipe.name.empty() || recipe.op.empty() == recipe.families.empty()) {
@@ -135,8 +137,11 @@ std::string Instantiate(const Recipe& recipe, const ParamValues& values,
     out += "#define " + p.name + " " + (it == values.end() ? p.values.front() : it->second) + "\n";
   }
   if (!recipe.generated.empty()) {  // the op's own kernel, written from its spec
-    auto generated = op != nullptr ? ElementwiseKernel(*op, Math::kVector, "UNROLL", "STREAM")
-                                   : Result<std::string>(Status::InvalidArgument("no op given"));
+    Result<std::string> generated = Status::InvalidArgument("no op given");
+    if (op != nullptr && recipe.generated == "reduce") generated = RowReduceKernel(*op, "LANES");
+    if (op != nullptr && recipe.generated == "elementwise") {
+      generated = ElementwiseKernel(*op, Math::kVector, "UNROLL", "STREAM");
+    }
     if (!generated.ok()) {  // fails the compile layer with the reason, never silently
       return out + "#error \"recipe " + recipe.name + ": " + generated.status().message() +
              "\"\n";

@@ -16,8 +16,9 @@
 // The first value of each parameter is its default. A variant is the source with
 // `#define NAME value` lines prepended. A family recipe cannot know the op's arithmetic: it is
 // a prefix (pragmas, helpers) put in front of the user's own kernel; or, with `generated:
-// elementwise`, it applies to ops whose spec gives an `elementwise` expression and is
-// followed by the kernel cannbot writes from it (elementwise_kernel.h), in any dtype.
+// elementwise` (`generated: reduce`), it applies to ops whose spec gives an `elementwise`
+// expression (a `reduce` table) and is followed by the kernel cannbot writes from it
+// (elementwise_kernel.h, reduce_kernel.h), in any dtype.
 //
 // Thread-safety: plain values and pure functions.
 #pragma once
@@ -47,7 +48,9 @@ struct Recipe {
   std::string path;
   std::vector<RecipeParam> params;
   std::string source;
-  std::string generated;  // "elementwise": the kernel is written from the op's spec; else ""
+  // "elementwise" or "reduce": the kernel is written from the op's spec (its `elementwise`
+  // expression, its `reduce` table); else "".
+  std::string generated;
 };
 
 using ParamValues = std::map<std::string, std::string>;
