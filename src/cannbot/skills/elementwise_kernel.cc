@@ -279,7 +279,7 @@ std::string RunFunction(const std::string& name, const Parts& parts,
   for (const ops::Param* p : parts.scalars) args += ", " + p->name;
   std::string scalars;
   for (const ops::Param* p : parts.scalars) scalars += ", float " + p->name;
-  const ops::Param& y = *parts.output;  // float, half or bfloat16 (VectorPathApplies)
+  const ops::Param& y = *parts.output;  // float, half or bfloat16 (ElementwiseKernel checks)
   std::string out = "  float " + y.name + "_t[EW_TILE];\n";
   std::string narrow = "    ew_copy_out(" + y.name + "_t, " + y.name + " + t, n * 4, stream);\n";
   if (SixteenBit(y)) {
