@@ -140,6 +140,19 @@ TEST(EdgeRecipeListTest, EveryRecipeForAnOpWithEdgeValuesIsChecked) {
   }
 }
 
+// What every shipped or generated recipe must show against its naive example: a timed win
+// (accepted, or rejected only at the perf bar), and on the op's edge inputs no subnormal numbers
+// and no trap-sized slowdown.
+void ExpectAWinWithoutTrapsOnEdgeInputs(const Verdict& v) {
+  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
+  EXPECT_TRUE(v.accepted || v.layer == Layer::kPerf) << v.RenderText();
+  EXPECT_GT(v.perf->speedup, 1.0) << v.RenderText();
+  const EdgeCheck& edges = v.perf->edges;
+  ASSERT_TRUE(edges.ran) << edges.inputs;
+  EXPECT_FALSE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
+  EXPECT_LE(edges.candidate.slowdown, EdgeCheck::kTrapSlowdown) << v.RenderText();
+}
+
 class RecipeEdgeTest : public EdgeInputsTest, public ::testing::WithParamInterface<const char*> {};
 
 // At its default parameters the recipe passes the numeric layer and reaches the timed one,
@@ -154,13 +167,8 @@ TEST_P(RecipeEdgeTest, DefaultVariantKeepsItsSpeedOnEdgeInputs) {
   ASSERT_NE(recipe, nullptr) << GetParam();
   const Verdict v = Validate(recipe->op, {recipe->path, skills::Instantiate(*recipe,
                                                                             skills::Defaults(*recipe))});
-  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
-  EXPECT_TRUE(v.accepted || v.layer == Layer::kPerf) << v.RenderText();
-  EXPECT_GT(v.perf->speedup, 1.0) << v.RenderText();
+  ASSERT_NO_FATAL_FAILURE(ExpectAWinWithoutTrapsOnEdgeInputs(v));
   const EdgeCheck& edges = v.perf->edges;
-  ASSERT_TRUE(edges.ran) << edges.inputs;
-  EXPECT_FALSE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
-  EXPECT_LE(edges.candidate.slowdown, EdgeCheck::kTrapSlowdown) << v.RenderText();
   if (v.perf->speedup >= 4) {
     EXPECT_GE(edges.baseline.edge_seconds / edges.candidate.edge_seconds, 2.0) << v.RenderText();
   }
@@ -194,13 +202,7 @@ TEST_P(GeneratedRecipeEdgeTest, MakesNoSubnormalsAndStaysFastOnEdgeInputs) {
   ASSERT_NE(op, nullptr) << GetParam();
   const Verdict v = Validate(op->name, {recipe->path, skills::Instantiate(
                                                           *recipe, skills::Defaults(*recipe), "", op)});
-  ASSERT_TRUE(v.perf.has_value()) << v.RenderText();
-  EXPECT_TRUE(v.accepted || v.layer == Layer::kPerf) << v.RenderText();
-  EXPECT_GT(v.perf->speedup, 1.0) << v.RenderText();
-  const EdgeCheck& edges = v.perf->edges;
-  ASSERT_TRUE(edges.ran) << edges.inputs;
-  EXPECT_FALSE(edges.MadeSubnormals(edges.candidate)) << v.RenderText();
-  EXPECT_LE(edges.candidate.slowdown, EdgeCheck::kTrapSlowdown) << v.RenderText();
+  ASSERT_NO_FATAL_FAILURE(ExpectAWinWithoutTrapsOnEdgeInputs(v));
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, GeneratedRecipeEdgeTest,

@@ -3,6 +3,8 @@
 #include <set>
 #include <vector>
 
+#include "cannbot/ops/dtype_values.h"
+
 
 namespace cannbot::skills {
 namespace {
@@ -186,7 +188,7 @@ std::string Store(const Parts& parts, IndexOf index_of) {
 std::string BitViews(const ops::OpSpec& op) {
   std::string views;
   for (const ops::Param& p : op.params) {
-    if (!p.IsTensor() || (p.dtype != ops::DType::kF16 && p.dtype != ops::DType::kBF16)) continue;
+    if (!p.IsTensor() || !ops::DTypeIsSixteenBitFloat(p.dtype)) continue;
     const bool in = p.kind == ops::ParamKind::kInput;
     views += std::string("  ") + (in ? "const " : "") + "ew_u16* " + p.name + "_bits = reinterpret_cast<" +
              (in ? "const " : "") + "ew_u16*>(" + p.name + ");\n";
@@ -243,9 +245,10 @@ std::string Loops(const ops::OpSpec& op, const Parts& parts, const std::string& 
          "      }\n    }\n  }\n";
 }
 
-bool SixteenBit(const ops::Param& p) {
-  return p.dtype == ops::DType::kF16 || p.dtype == ops::DType::kBF16;
-}
+bool SixteenBit(const ops::Param& p) { return ops::DTypeIsSixteenBitFloat(p.dtype); }
+
+// A tensor as the kernel's entry sees it: its bit view for 16-bit dtypes (BitViews).
+std::string EntryName(const ops::Param& p) { return SixteenBit(p) ? p.name + "_bits" : p.name; }
 
 // The run's pointer parameter for a tensor: its bits for 16-bit dtypes, else its C type.
 std::string RunPointer(const ops::Param& p) {
@@ -267,8 +270,8 @@ std::string RunFunction(const std::string& name, const Parts& parts,
       args += p->name;
     } else if (SixteenBit(*p)) {
       tiles += "  float " + p->name + "_t[EW_TILE];\n";
-      widen += std::string("    ew_widen_") + (p->dtype == ops::DType::kF16 ? "half" : "bf16") +
-               "(" + p->name + " + t, " + p->name + "_t, n);\n";
+      widen += "    ew_widen_" + SixteenBitSuffix(p->dtype) + "(" + p->name + " + t, " + p->name +
+               "_t, n);\n";
       args += p->name + "_t[j]";
     } else {
       widen += "    const " + std::string(ops::DTypeCType(p->dtype)) + "* __restrict__ " +
@@ -284,8 +287,8 @@ std::string RunFunction(const std::string& name, const Parts& parts,
   std::string narrow = "    ew_copy_out(" + y.name + "_t, " + y.name + " + t, n * 4, stream);\n";
   if (SixteenBit(y)) {
     out += "  ew_u16 " + y.name + "_n[EW_TILE];\n";
-    narrow = std::string("    ew_narrow_") + (y.dtype == ops::DType::kF16 ? "half" : "bf16") +
-             "(" + y.name + "_t, " + y.name + "_n, n);\n" +
+    narrow = "    ew_narrow_" + SixteenBitSuffix(y.dtype) + "(" + y.name + "_t, " + y.name +
+             "_n, n);\n" +
              "    ew_copy_out(" + y.name + "_n, " + y.name + " + t, n * 2, stream);\n";
   }
   return "static inline void " + name + "(" + params + RunPointer(y) + ", int64_t len" + scalars +
@@ -303,18 +306,19 @@ std::string RunFunction(const std::string& name, const Parts& parts,
 template <typename Bcast>
 std::string RunCall(const std::string& name, const ops::OpSpec& op, const Parts& parts,
                     const std::string& offset, const std::string& len, Bcast bcast) {
-  auto bits = [](const ops::Param& p) { return SixteenBit(p) ? p.name + "_bits" : p.name; };
   std::string call = name + "(";
   for (const ops::Param* p : parts.inputs) {
-    call += (op.broadcast.count(p->name) ? bcast(*p) : bits(*p) + " + " + offset) + ", ";
+    call += (op.broadcast.count(p->name) ? bcast(*p) : EntryName(*p) + " + " + offset) + ", ";
   }
-  call += bits(*parts.output) + " + " + offset + ", " + len;
+  call += EntryName(*parts.output) + " + " + offset + ", " + len;
   for (const ops::Param* p : parts.scalars) call += ", " + p->name;
   return call + ", stream);";
 }
 
-// The vector path's helpers and entry: runs over the output, by the broadcast rule.
-std::string VectorKernel(const ops::OpSpec& op, const Parts& parts, const std::string& unroll,
+// The vector path's helpers and entry: runs over the output, by the broadcast rule shared by
+// every broadcast input (`inner`, `period`: SharedBroadcast).
+std::string VectorKernel(const ops::OpSpec& op, const Parts& parts, const std::string& inner,
+                         const std::string& period, const std::string& unroll,
                          const std::string& stream) {
   const ops::Param& y = *parts.output;
   std::string functions = RunFunction("ew_run", parts, {}, unroll);
@@ -322,26 +326,18 @@ std::string VectorKernel(const ops::OpSpec& op, const Parts& parts, const std::s
                      "  // Streaming stores from 4 MB of output: smaller outputs stay in cache for "
                      "their consumer.\n  const bool stream = (" + stream + ") && total * "
                      "static_cast<int64_t>(sizeof(*" + y.name + ")) >= (int64_t{4} << 20);\n";
-  std::string inner, period;
   if (op.broadcast.empty()) {
-    body += "  " + RunCall("ew_run", op, parts, "0", "total", [](const ops::Param&) {
-      return std::string();
-    }) + "\n";
+    body += "  " + RunCall("ew_run", op, parts, "0", "total", EntryName) + "\n";
   } else {
-    SharedBroadcast(op, parts, &inner, &period);
     std::set<std::string> values;
     for (const auto& [name, rule] : op.broadcast) values.insert(name);
     functions += RunFunction("ew_run_block", parts, values, unroll);
-    auto bits = [](const ops::Param& p) { return SixteenBit(p) ? p.name + "_bits" : p.name; };
-    auto value = [&](const ops::Param& p) {
-      return Load(p, "m");
-    };
+    auto value = [](const ops::Param& p) { return Load(p, "m"); };
     body += "  const int64_t inner = " + ExtentInC(inner) + ", period = " + ExtentInC(period) +
             ";\n  const int64_t outer = total / (inner * period);\n"
             "  if (inner == 1) {  // [outer, period] op [period]: a run is a row\n"
             "    for (int64_t o = 0; o < outer; ++o) {\n      " +
-            RunCall("ew_run", op, parts, "o * period", "period",
-                    [&](const ops::Param& p) { return bits(p); }) +
+            RunCall("ew_run", op, parts, "o * period", "period", EntryName) +
             "\n    }\n  } else {  // [outer, period, inner] op [period]: a run is an inner block\n"
             "    for (int64_t o = 0; o < outer; ++o) {\n"
             "      for (int64_t m = 0; m < period; ++m) {\n        " +
@@ -356,6 +352,10 @@ std::string VectorKernel(const ops::OpSpec& op, const Parts& parts, const std::s
 
 std::string GeneratedKernelSupport() {
   return std::string(kConversions) + kTiles;
+}
+
+std::string SixteenBitSuffix(ops::DType dtype) {
+  return dtype == ops::DType::kF16 ? "half" : "bf16";
 }
 
 Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
@@ -380,8 +380,7 @@ Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
   out += kConversions;
   out += ElementFunction(op, parts);
   std::string inner, period;
-  const ops::DType out_type = parts.output->dtype;
-  const bool float_output = out_type == ops::DType::kF32 || SixteenBit(*parts.output);
+  const bool float_output = parts.output->dtype == ops::DType::kF32 || SixteenBit(*parts.output);
   if (math == Math::kLibm || !float_output || !SharedBroadcast(op, parts, &inner, &period)) {
     // The plain loop (the baseline a developer would write), and broadcast rules that differ
     // between inputs (each input's index computed per element).
@@ -389,7 +388,8 @@ Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
     return out;
   }
   out += kTiles;
-  out += VectorKernel(op, parts, unroll_macro, stream_macro.empty() ? "0" : stream_macro);
+  out += VectorKernel(op, parts, inner, period, unroll_macro,
+                      stream_macro.empty() ? "0" : stream_macro);
   return out;
 }
 

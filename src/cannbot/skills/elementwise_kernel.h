@@ -35,6 +35,9 @@ Result<std::string> ElementwiseKernel(const ops::OpSpec& op, Math math,
 // The C text generated kernels share, after cb_math and the extent functions: 16-bit
 // conversions (ew_half_to_float, ...) and the tile helpers (ew_widen_half, ew_copy_out, ...).
 std::string GeneratedKernelSupport();
+// "half" or "bf16": the suffix of the support's conversions for a 16-bit dtype
+// (ew_widen_half, ew_narrow_bf16, ew_float_to_half, ...).
+std::string SixteenBitSuffix(ops::DType dtype);
 
 // The text of cb_math.inc (embedded at build time).
 std::string_view VectorMathSource();

@@ -1,13 +1,10 @@
 #include "cannbot/skills/reduce_kernel.h"
 
+#include "cannbot/ops/dtype_values.h"
 #include "cannbot/skills/elementwise_kernel.h"
 
 namespace cannbot::skills {
 namespace {
-
-bool SixteenBit(ops::DType dtype) {
-  return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16;
-}
 
 // The combine as a float function, and the value every partial result starts from (the
 // identity, so partials that see no element do not change the fold).
@@ -71,7 +68,7 @@ Result<std::string> RowReduceKernel(const ops::OpSpec& op, const std::string& la
           "  }\n"
           "  for (; j < n; ++j) partial[j % EW_LANES] = ew_combine(partial[j % EW_LANES], p[j]);\n"
           "}\n";
-  const bool narrow_in = SixteenBit(x.dtype);
+  const bool narrow_in = ops::DTypeIsSixteenBitFloat(x.dtype);
   std::string row = "    const " + std::string(narrow_in ? "ew_u16" : "float") + "* row = " +
                     (narrow_in ? "reinterpret_cast<const ew_u16*>(" + x.name + ")" : x.name) +
                     " + r * len;\n";
@@ -79,16 +76,15 @@ Result<std::string> RowReduceKernel(const ops::OpSpec& op, const std::string& la
     row += "    float tile[EW_TILE];\n"
            "    for (int64_t t = 0; t < len; t += EW_TILE) {\n"
            "      const int64_t n = len - t < EW_TILE ? len - t : EW_TILE;\n"
-           "      ew_widen_" + std::string(x.dtype == ops::DType::kF16 ? "half" : "bf16") +
-           "(row + t, tile, n);\n"
+           "      ew_widen_" + SixteenBitSuffix(x.dtype) + "(row + t, tile, n);\n"
            "      ew_accumulate(tile, n, partial);\n    }\n";
   } else {
     row += "    ew_accumulate(row, len, partial);\n";
   }
   std::string store = "    " + y.name + "[r] = ew_finish(" + finish_args + ");\n";
-  if (SixteenBit(y.dtype)) {
+  if (ops::DTypeIsSixteenBitFloat(y.dtype)) {
     store = "    reinterpret_cast<ew_u16*>(" + y.name + ")[r] = ew_float_to_" +
-            (y.dtype == ops::DType::kF16 ? "half" : "bf16") + "(ew_finish(" + finish_args + "));\n";
+            SixteenBitSuffix(y.dtype) + "(ew_finish(" + finish_args + "));\n";
   }
   code += "\nextern \"C\" " + op.CSignature() + " {\n"
           "  const int64_t outer = " + ops::ExtentInC(y.extent) + ";\n"
