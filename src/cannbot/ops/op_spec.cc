@@ -147,14 +147,15 @@ const char* const kExtentFunctionsInC =
     "static inline int64_t extent_fn_max(int64_t a, int64_t b) { return a > b ? a : b; }\n";
 
 std::string ExtentInC(const std::string& extent) {
+  const std::string prefix = "extent_fn_";  // kExtentFunctionsInC's names
   std::string c = extent;
   for (const char* fn : {"ceil_div", "min", "max"}) {
     const std::string from = std::string(fn) + "(";
     for (size_t at = c.find(from); at != std::string::npos;) {
       const bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(c[at - 1])) ||
                                            c[at - 1] == '_');
-      if (word_start) c.insert(at, "extent_fn_");
-      at = c.find(from, at + (word_start ? 10 : 0) + from.size());
+      if (word_start) c.insert(at, prefix);
+      at = c.find(from, at + (word_start ? prefix.size() : 0) + from.size());
     }
   }
   return "static_cast<int64_t>(" + c + ")";
