@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -246,6 +247,41 @@ TEST_F(KernelRunnerTest, CorrectKernelWritesTheRightValuesIntoTheRegion) {
   PoisonOutputs(runner->region(), layout_);
   ASSERT_TRUE(CallOnce(runner.get(), 3).ok());
   EXPECT_EQ(y[kElements - 1], a[kElements - 1] + b[kElements - 1]);
+}
+
+// The child runs on the CPU CANNBOT_RUNNER_CPU names (the kernel writes sched_getcpu() into
+// its output); a value that is not an online CPU is refused with its name.
+TEST_F(KernelRunnerTest, TheChildRunsOnTheCpuTheEnvironmentNames) {
+  const char* before = std::getenv("CANNBOT_RUNNER_CPU");
+  const std::string saved = before ? before : "";
+  const std::string so = Build("add_cpu", AddKernel("#include <sched.h>", "",
+                                                   "for (int64_t i = 0; i < n; ++i) "
+                                                   "y[i] = static_cast<float>(sched_getcpu());"));
+  ASSERT_FALSE(so.empty());
+  const int last = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)) - 1;
+  for (int cpu : {0, last}) {
+    ::setenv("CANNBOT_RUNNER_CPU", std::to_string(cpu).c_str(), 1);
+    auto runner = Loaded(so);
+    ASSERT_NE(runner, nullptr);
+    StageInputs(runner.get(), layout_);
+    ASSERT_TRUE(CallOnce(runner.get()).ok());
+    const float* y = static_cast<const float*>(TensorAt(runner->region(), layout_.outputs[0]));
+    EXPECT_EQ(y[0], static_cast<float>(cpu));
+    EXPECT_EQ(y[kElements - 1], static_cast<float>(cpu));
+  }
+  for (const char* bad : {"-1", "x", "99999"}) {
+    ::setenv("CANNBOT_RUNNER_CPU", bad, 1);
+    auto refused = KernelRunner::Start(RunnerConfig{}, layout_.end, dir_->path());
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_EQ(refused.status().code(), Status::Code::kInvalidArgument);
+    EXPECT_NE(refused.status().message().find("CANNBOT_RUNNER_CPU"), std::string::npos);
+    EXPECT_NE(refused.status().message().find(std::string("'") + bad + "'"), std::string::npos);
+  }
+  if (before) {
+    ::setenv("CANNBOT_RUNNER_CPU", saved.c_str(), 1);
+  } else {
+    ::unsetenv("CANNBOT_RUNNER_CPU");
+  }
 }
 
 TEST_F(KernelRunnerTest, ZeroRepetitionsCallsNothingAndSucceeds) {

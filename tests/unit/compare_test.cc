@@ -140,6 +140,23 @@ TEST(CompareTest, PoisonIsCountedAsNeverWritten) {
   EXPECT_TRUE(c.first_bad->never_written);
 }
 
+// The dtype-generic path (16-bit outputs) counts the marker the same way as the fp32 one.
+TEST(CompareTest, SixteenBitPoisonIsCountedAsNeverWritten) {
+  ops::Tensor expected(ops::DType::kF16, 3);
+  ops::Tensor got(ops::DType::kF16, 3);
+  for (int64_t i = 0; i < 3; ++i) expected.Set(i, 1.0 + i);
+  got.Set(0, 1.0);
+  got.Set(1, 2.0);
+  std::memcpy(static_cast<char*>(got.data()) + 4, &kPoisonBitsF16, 2);
+  Comparison c = CompareOutputs(expected, got, Tol(1e-3, 1e-3));
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.never_written, 1);
+  ASSERT_TRUE(c.first_bad.has_value());
+  EXPECT_EQ(c.first_bad->index, 2);
+  got.Set(2, 3.0);
+  EXPECT_TRUE(CompareOutputs(expected, got, Tol(1e-3, 1e-3)).ok());
+}
+
 TEST(CompareTest, FirstBadIsTheLowestFailingIndex) {
   std::vector<float> expected(100, 1.0f);
   std::vector<float> got = expected;

@@ -211,6 +211,22 @@ TEST_F(GuardTest, PoisonOutputsPoisonsEveryOutputElementOnly) {
   EXPECT_EQ(CheckOutputs(), "");
 }
 
+// 16-bit outputs of an odd length: every element holds the dtype's poison, nothing past it.
+TEST_F(GuardTest, PoisonOutputsFillsOddSixteenBitOutputsExactly) {
+  for (ops::DType dtype : {ops::DType::kF16, ops::DType::kBF16}) {
+    op_.params[2].dtype = dtype;
+    SetUp();
+    PoisonOutputs(region_.data(), layout_);
+    const TensorPlace& y = layout_.outputs[0];
+    ASSERT_EQ(y.elements, 7 * 33);
+    const char* out = static_cast<const char*>(TensorAt(region_.data(), y));
+    for (int64_t i = 0; i < y.elements; ++i) {
+      ASSERT_EQ(std::memcmp(out + 2 * i, layout_.traps.Poison(dtype), 2), 0) << "element " << i;
+    }
+    EXPECT_EQ(CheckOutputs(), "");
+  }
+}
+
 TEST(TensorLayoutTest, ArgsFollowParamOrderWithKinds) {
   const ops::OpSpec op = LayoutOp();
   const ops::Shape shape = LayoutShape();
@@ -320,6 +336,23 @@ TEST(TrapValuesTest, ReadOutputMarksOnlyElementsStillHoldingThisLayoutsPoison) {
   EXPECT_FALSE(IsPoison(copy.data(), ops::DType::kF32, 1));
   EXPECT_FALSE(IsPoison(copy.data(), ops::DType::kF32, 2));
   EXPECT_EQ(copy.At(1), 2.5);
+}
+
+TEST(TrapValuesTest, ReadOutputMarksSixteenBitPoisonToo) {
+  for (ops::DType dtype : {ops::DType::kF16, ops::DType::kBF16}) {
+    TensorPlace place{"y", 64, 3, dtype};
+    std::vector<char> region(256, 0);
+    const TrapValues t = TrapValues::Fresh();
+    const uint16_t written = 0x3C00u;  // 1.0 in fp16, 1.875 in bf16: not the poison
+    const uint16_t other_nan = 0x7E00u;
+    std::memcpy(region.data() + 64, t.Poison(dtype), 2);
+    std::memcpy(region.data() + 66, &written, 2);
+    std::memcpy(region.data() + 68, &other_nan, 2);
+    const ops::Tensor copy = ReadOutput(region.data(), place, t);
+    EXPECT_TRUE(IsPoison(copy.data(), dtype, 0));
+    EXPECT_FALSE(IsPoison(copy.data(), dtype, 1));
+    EXPECT_FALSE(IsPoison(copy.data(), dtype, 2));
+  }
 }
 
 }  // namespace

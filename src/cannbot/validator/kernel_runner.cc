@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -63,6 +64,19 @@ int LastOnlineCpu() {
   return n > 1 ? static_cast<int>(n - 1) : 0;
 }
 
+// RunnerConfig::cpu's default: $CANNBOT_RUNNER_CPU, else the last online CPU.
+Result<int> DefaultCpu() {
+  const char* text = std::getenv("CANNBOT_RUNNER_CPU");
+  if (text == nullptr || *text == '\0') return LastOnlineCpu();
+  char* end = nullptr;
+  const long cpu = std::strtol(text, &end, 10);
+  if (*end != '\0' || cpu < 0 || cpu > LastOnlineCpu()) {
+    return Status::InvalidArgument("CANNBOT_RUNNER_CPU must name an online CPU (0-" +
+                                   std::to_string(LastOnlineCpu()) + "), not '" + text + "'");
+  }
+  return static_cast<int>(cpu);
+}
+
 uint64_t NewNonce() {
   std::random_device device;
   return (static_cast<uint64_t>(device()) << 32) ^ device();
@@ -104,7 +118,9 @@ Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& co
   std::unique_ptr<KernelRunner> runner(new KernelRunner());
   runner->config_ = config;
   if (runner->config_.runner_path.empty()) runner->config_.runner_path = DefaultRunnerPath();
-  if (runner->config_.cpu < 0) runner->config_.cpu = LastOnlineCpu();
+  if (runner->config_.cpu < 0) {
+    CANNBOT_ASSIGN_OR_RETURN(runner->config_.cpu, DefaultCpu());
+  }
   const std::string& path = runner->config_.runner_path;
   if (::access(path.c_str(), X_OK) != 0) {
     return Status::IoError("the kernel runner " + path + " is missing or not executable");

@@ -42,7 +42,10 @@ inline bool KernelFailed(const Status& s) {
 
 struct RunnerConfig {
   std::string runner_path;  // "" = cannbot-runner next to this executable, else the build's
-  int cpu = -1;             // CPU the child is pinned to; -1 = the last online CPU
+  // CPU the child is pinned to; -1 = $CANNBOT_RUNNER_CPU where set (an online CPU's number:
+  // lets a test group or a second validator on one machine keep off the CPU that times), else
+  // the last online CPU.
+  int cpu = -1;
   int cpu_seconds = 300;    // RLIMIT_CPU of the child
   // RLIMIT_AS of the child: what the job needs (AddressSpaceMb: its tensors twice over plus
   // 1 GiB for code and scratch), never more than this cap.

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cannbot/util/stats.h"
 #include "cannbot/validator/edge_check.h"
 
 namespace cannbot::validator {
@@ -42,8 +41,8 @@ Result<SubnormalProbeResult> ProbeSubnormals(KernelRunner* runner, const ops::Op
     (flush ? flushed : plain).push_back(t.wall_seconds / reps);
     if (!flush) result.fp_exceptions |= t.fp_exceptions;
   }
-  result.seconds = Median(plain);
-  result.flushed_seconds = Median(flushed);
+  result.seconds = *std::min_element(plain.begin(), plain.end());
+  result.flushed_seconds = *std::min_element(flushed.begin(), flushed.end());
   result.made_subnormals =
       MadeSubnormals(result.fp_exceptions, HoldsSubnormals(call.data.inputs));
   return result;

@@ -5,7 +5,11 @@
 // perf inputs) in alternating batches with the caller's floating-point state and with
 // flush-to-zero and denormals-are-zero set: the ratio of the two times is what subnormals
 // cost on this CPU (about 1 on AMD cores, far more on Intel ones), and the MXCSR flags of the
-// plain runs say whether the kernel made subnormal numbers at all, on any CPU.
+// plain runs say whether the kernel made subnormal numbers at all, on any CPU. Each mode's
+// time is its fastest batch: whatever else runs on the machine only adds time, in bursts
+// that can land on one mode's batches more than the other's (a median of five moved a kernel
+// without a single subnormal to 1.8x under a loaded test suite), while the cost of
+// subnormals is paid in every plain batch.
 //
 // Thread-safety: uses the caller's runner; one probe at a time per runner.
 #pragma once
@@ -22,8 +26,8 @@ namespace cannbot::validator {
 
 struct SubnormalProbeResult {
   std::string inputs;             // which inputs: "the op's edge inputs (x: 2% from {...})"
-  double seconds = 0;             // median per call as the kernel runs normally
-  double flushed_seconds = 0;     // median per call with flush-to-zero and denormals-are-zero
+  double seconds = 0;             // per call, fastest batch, as the kernel runs normally
+  double flushed_seconds = 0;     // per call, fastest batch, flush-to-zero and denormals-are-zero
   uint32_t fp_exceptions = 0;     // MXCSR flags of the normal runs (runner_protocol.h)
   bool made_subnormals = false;   // underflow or subnormal operands the inputs did not hold
 

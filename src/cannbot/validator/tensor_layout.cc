@@ -1,5 +1,6 @@
 #include "cannbot/validator/tensor_layout.h"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -137,25 +138,54 @@ bool TrapValues::Holds(const void* data, ops::DType dtype, int64_t index) const 
   return ElementIs(data, dtype, index, Poison(dtype));
 }
 
+namespace {
+
+// Replaces every element of `count` that holds `from` by `to` (Bits: the dtype's width).
+template <typename Bits>
+void ReplaceElements(char* bytes, int64_t count, const void* from, const void* to) {
+  Bits old_bits, new_bits;
+  std::memcpy(&old_bits, from, sizeof(Bits));
+  std::memcpy(&new_bits, to, sizeof(Bits));
+  for (int64_t i = 0; i < count; ++i) {
+    Bits element;
+    std::memcpy(&element, bytes + i * static_cast<int64_t>(sizeof(Bits)), sizeof(Bits));
+    if (element == old_bits) {
+      std::memcpy(bytes + i * static_cast<int64_t>(sizeof(Bits)), &new_bits, sizeof(Bits));
+    }
+  }
+}
+
+}  // namespace
+
 ops::Tensor ReadOutput(const char* region, const TensorPlace& place, const TrapValues& traps) {
   ops::Tensor copy = ReadTensor(region, place);
   const void* marker = Marker(place.dtype);
   if (marker == nullptr) return copy;
-  const size_t width = ops::DTypeBytes(place.dtype);
   char* bytes = static_cast<char*>(copy.data());
-  for (int64_t i = 0; i < copy.elements(); ++i) {
-    if (traps.Holds(bytes, place.dtype, i)) {
-      std::memcpy(bytes + i * static_cast<int64_t>(width), marker, width);
-    }
+  // Float dtypes only (a marker exists): 4 or 2 bytes wide.
+  if (ops::DTypeBytes(place.dtype) == 4) {
+    ReplaceElements<uint32_t>(bytes, copy.elements(), traps.Poison(place.dtype), marker);
+  } else {
+    ReplaceElements<uint16_t>(bytes, copy.elements(), traps.Poison(place.dtype), marker);
   }
   return copy;
 }
 
 namespace {
 
-// Fills `count` elements of `width` bytes at `data` with `pattern`'s low `width` bytes.
+// Fills `count` elements of `width` bytes at `data` with `pattern`'s low `width` bytes, by
+// doubling what is filled: log2(count) bulk copies instead of a call per element (every
+// output is poisoned before every timed batch; per element, that was a quarter of a
+// validation's time in the sanitized build and tens of milliseconds per batch in a release one).
 void FillPattern(char* data, int64_t count, const void* pattern, size_t width) {
-  for (int64_t i = 0; i < count; ++i) std::memcpy(data + i * static_cast<int64_t>(width), pattern, width);
+  if (count <= 0) return;
+  std::memcpy(data, pattern, width);
+  const size_t total = static_cast<size_t>(count) * width;
+  for (size_t filled = width; filled < total;) {
+    const size_t n = std::min(filled, total - filled);
+    std::memcpy(data + filled, data, n);
+    filled += n;
+  }
 }
 
 }  // namespace
