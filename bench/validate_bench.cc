@@ -55,8 +55,8 @@ Result<validator::ValidationRequest> RequestFor(const ops::OpSpec& op,
   }
   for (const skills::Skill& skill : library.skills()) {
     for (const skills::Recipe& recipe : skill.recipes) {
-      if (recipe.op != op.name || recipe.target != "cpu") continue;
-      request.candidate = {recipe.path, skills::Instantiate(recipe, skills::Defaults(recipe))};
+      if (!recipe.NamesOp(op.name) || recipe.target != "cpu") continue;
+      request.candidate = {recipe.path, skills::Instantiate(recipe, skills::Defaults(recipe), "", &op)};
       *label = "recipe " + recipe.name + " (defaults)";
       return request;
     }

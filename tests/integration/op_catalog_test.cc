@@ -2,7 +2,8 @@
 // against its trusted reference, and the kernel cannbot writes from an op's spec (recipe
 // elementwise-map from its `elementwise` expression, cannbot's vector math; recipe row-reduce
 // from its `reduce` table) passes it in every dtype the op comes in, fp16 and bf16 judged by
-// the CANN standard. Real compiler, sandboxed runner.
+// the CANN standard; a recipe written for several ops by name passes on each of them. Real
+// compiler, sandboxed runner.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -37,6 +38,33 @@ std::vector<std::string> GeneratedVariants() {
   std::vector<std::string> names;
   for (const ops::OpSpec& op : cannbot_test::BuiltInOps().ops()) {
     if (!op.elementwise.empty() || !op.reduce.empty()) names.push_back(op.name);
+  }
+  return names;
+}
+
+skills::SkillLibrary CatalogSkills() {
+  std::vector<std::string> warnings;
+  return skills::SkillLibrary::Load({SourcePath("skills")}, &warnings);
+}
+
+// The shipped recipe written for `op` by name together with other ops, or null.
+const skills::Recipe* SharedRecipeFor(const skills::SkillLibrary& library, const std::string& op) {
+  for (const skills::Skill& skill : library.skills()) {
+    for (const skills::Recipe& r : skill.recipes) {
+      if (r.ops.size() > 1 && r.NamesOp(op)) return &r;
+    }
+  }
+  return nullptr;
+}
+
+// Every op such a recipe names.
+std::vector<std::string> SharedRecipeOps() {
+  std::vector<std::string> names;
+  const skills::SkillLibrary library = CatalogSkills();
+  for (const skills::Skill& skill : library.skills()) {
+    for (const skills::Recipe& r : skill.recipes) {
+      if (r.ops.size() > 1) names.insert(names.end(), r.ops.begin(), r.ops.end());
+    }
   }
   return names;
 }
@@ -86,9 +114,7 @@ class GeneratedKernelTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(GeneratedKernelTest, PassesItsReference) {
   const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(GetParam());
   ASSERT_NE(op, nullptr);
-  std::vector<std::string> warnings;
-  const skills::SkillLibrary library =
-      skills::SkillLibrary::Load({SourcePath("skills")}, &warnings);
+  const skills::SkillLibrary library = CatalogSkills();
   const std::string name = op->reduce.empty() ? "elementwise-map" : "row-reduce";
   const skills::Recipe* recipe = nullptr;
   for (const skills::Skill& skill : library.skills()) {
@@ -104,6 +130,27 @@ TEST_P(GeneratedKernelTest, PassesItsReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, GeneratedKernelTest, ::testing::ValuesIn(GeneratedVariants()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+class SharedRecipeTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SharedRecipeTest, PassesEachNamedOpsReference) {
+  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(GetParam());
+  ASSERT_NE(op, nullptr) << GetParam();
+  const skills::SkillLibrary library = CatalogSkills();
+  const skills::Recipe* recipe = SharedRecipeFor(library, op->name);
+  ASSERT_NE(recipe, nullptr);
+  const std::string code = skills::Instantiate(*recipe, skills::Defaults(*recipe), "", op);
+  const KernelCheck check = Check(op->name, {recipe->path, code});
+  EXPECT_TRUE(check.ok) << LayerName(check.layer) << ": " << check.reason << "\n"
+                        << check.compile.log;
+  ASSERT_TRUE(check.numeric.has_value());
+  EXPECT_GE(check.numeric->cases.size(), 3u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, SharedRecipeTest, ::testing::ValuesIn(SharedRecipeOps()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

@@ -5,6 +5,7 @@
 #include "builtin_ops.h"
 #include "cannbot/ops/op_spec_file.h"
 #include "cannbot/optimize/offline_provider.h"
+#include "cannbot/skills/recipe.h"
 #include "cannbot/skills/skill.h"
 
 namespace cannbot::optimize {
@@ -108,6 +109,50 @@ TEST(FamilyRecipeTest, AReductionGetsTheGeneratedRowReduceFirst) {
   // An elementwise op does not get it.
   for (const Proposal& p : FirstProposals(library, *cannbot_test::BuiltInOps().Find("relu_fp16"), "")) {
     EXPECT_EQ(p.origin.find("row-reduce"), std::string::npos) << p.origin;
+  }
+}
+
+}  // namespace
+}  // namespace cannbot::optimize
+
+namespace cannbot::optimize {
+namespace {
+
+// One recipe written for several ops by name: parsed as a list, offered to each of them (and
+// to no other op), instantiated with the macro that picks that op's entry point.
+TEST(NamedRecipeTest, ARecipeNamingSeveralOpsServesEachWithItsOwnEntryPoint) {
+  auto recipe = skills::ParseRecipe(
+      "// cannbot-recipe\n// name: two\n// op: matmul, matmul_bt\n// params: TILE=4,8\n// ---\n"
+      "int x;\n",
+      "two.cpp");
+  ASSERT_TRUE(recipe.ok()) << recipe.status().ToString();
+  EXPECT_EQ(recipe->ops, (std::vector<std::string>{"matmul", "matmul_bt"}));
+  EXPECT_TRUE(recipe->NamesOp("matmul_bt"));
+  EXPECT_FALSE(recipe->NamesOp("batched_matmul"));
+  EXPECT_FALSE(recipe->IsFamilyRecipe());
+  const ops::OpSpec* bt = cannbot_test::BuiltInOps().Find("matmul_bt");
+  ASSERT_NE(bt, nullptr);
+  const std::string code = skills::Instantiate(*recipe, skills::Defaults(*recipe), "", bt);
+  EXPECT_NE(code.find("#define TILE 4\n#define CANNBOT_OP_matmul_bt 1\n"), std::string::npos)
+      << code;
+
+  const auto library = BuiltInSkills();
+  for (const char* name : {"matmul", "matmul_bt", "batched_matmul", "matmul_f16_f32"}) {
+    const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(name);
+    ASSERT_NE(op, nullptr) << name;
+    const auto proposals = FirstProposals(library, *op, "");
+    ASSERT_FALSE(proposals.empty()) << name;
+    EXPECT_NE(proposals[0].origin.find("matmul-packed-microkernel"), std::string::npos)
+        << name << ": " << proposals[0].origin;
+    EXPECT_NE(proposals[0].code.find(std::string("#define CANNBOT_OP_") + name + " 1"),
+              std::string::npos)
+        << name;
+  }
+  // int8 inputs with a dequantising epilogue are another algorithm: the recipe does not name it.
+  const ops::OpSpec* int8 = cannbot_test::BuiltInOps().Find("matmul_int8_dequant");
+  ASSERT_NE(int8, nullptr);
+  for (const Proposal& p : FirstProposals(library, *int8, "")) {
+    EXPECT_EQ(p.origin.find("matmul-packed-microkernel"), std::string::npos) << p.origin;
   }
 }
 

@@ -1,10 +1,14 @@
 // cannbot-recipe
 // name: matmul-packed-microkernel
-// op: matmul
-// summary: GotoBLAS/BLIS nest: packed A and B panels, MR x NR register-tiled micro-kernel (AVX-512 14x32 default), KC/MC cache blocking, zero-padded edge tiles
+// op: matmul, matmul_bt, batched_matmul, matmul_f16_f32
+// summary: GotoBLAS/BLIS nest: packed A and B panels, MR x NR register-tiled micro-kernel (AVX-512 14x32 default), KC/MC cache blocking, zero-padded edge tiles; B plain or transposed, batched, fp16 inputs widened once
 // params: TILE=1432,848,664 KC=256,384,128 MC=168,336,84
 // ---
-// Matmul C[m,n] = A[m,k] * B[k,n], row-major fp32, fp32 accumulation.
+// Matmul C[m,n] = A[m,k] * B[k,n], row-major fp32, fp32 accumulation; one algorithm for the
+// matmul family's layouts, picked by the op it is instantiated for (CANNBOT_OP_<op>):
+// matmul_bt keeps B as [n,k] (packing reads it along k), batched_matmul runs the nest per
+// batch, matmul_f16_f32 widens its fp16 A and B to float once (F16C where the CPU has it:
+// exact) and then runs the fp32 nest.
 //
 // Techniques (the classic GotoBLAS/BLIS structure):
 //  * Register-tiled micro-kernel: an MR x NR tile of C lives in vector registers for a
@@ -38,7 +42,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__)) || defined(__F16C__)
 #include <immintrin.h>
 #endif
 
@@ -157,21 +161,34 @@ void PackA(const float* a, int64_t lda, int64_t mc, int64_t kc, float* ap) {
   }
 }
 
-// Rows [0, kc) x cols [0, nc) of B (row stride ldb) -> NR-column panels, k-major; columns
-// past nc padded with zeros.
-void PackB(const float* b, int64_t ldb, int64_t kc, int64_t nc, float* bp) {
+// Rows [0, kc) x cols [0, nc) of B -> NR-column panels, k-major; columns past nc padded
+// with zeros. Element (p, j) of B is b[p * row_stride + j * col_stride]: col_stride 1 is
+// the plain [k,n] layout (a panel row is one copy), row_stride 1 the transposed [n,k] one
+// (a panel column is one contiguous read).
+void PackB(const float* b, int64_t row_stride, int64_t col_stride, int64_t kc, int64_t nc,
+           float* bp) {
   for (int64_t j0 = 0; j0 < nc; j0 += kNR) {
     const int64_t cols = std::min<int64_t>(kNR, nc - j0);
-    for (int64_t p = 0; p < kc; ++p) {
-      const float* src = b + p * ldb + j0;
-      if (cols == kNR) {
-        std::memcpy(bp, src, sizeof(float) * kNR);
-      } else {
-        for (int64_t j = 0; j < cols; ++j) bp[j] = src[j];
-        for (int64_t j = cols; j < kNR; ++j) bp[j] = 0.0f;
+    if (col_stride == 1) {
+      for (int64_t p = 0; p < kc; ++p) {
+        const float* src = b + p * row_stride + j0;
+        if (cols == kNR) {
+          std::memcpy(bp + p * kNR, src, sizeof(float) * kNR);
+        } else {
+          for (int64_t j = 0; j < cols; ++j) bp[p * kNR + j] = src[j];
+          for (int64_t j = cols; j < kNR; ++j) bp[p * kNR + j] = 0.0f;
+        }
       }
-      bp += kNR;
+    } else {
+      for (int64_t j = 0; j < cols; ++j) {
+        const float* src = b + (j0 + j) * col_stride;
+        for (int64_t p = 0; p < kc; ++p) bp[p * kNR + j] = src[p * row_stride];
+      }
+      for (int64_t j = cols; j < kNR; ++j) {
+        for (int64_t p = 0; p < kc; ++p) bp[p * kNR + j] = 0.0f;
+      }
     }
+    bp += kc * kNR;
   }
 }
 
@@ -186,10 +203,9 @@ struct AlignedBuffer {
 
 int64_t RoundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
-}  // namespace
-
-extern "C" void matmul(const float* a, const float* b, float* c, int64_t m, int64_t n,
-                       int64_t k) {
+// C[m,n] = A[m,k] * B with B's element (p, j) at b[p * b_row + j * b_col].
+void Gemm(const float* a, const float* b, int64_t b_row, int64_t b_col, float* c, int64_t m,
+          int64_t n, int64_t k) {
   const int64_t nc_max = std::min(kNC, RoundUp(n, kNR));
   const int64_t mc_max = std::min(kMC, RoundUp(m, kMR));
   const int64_t kc_max = std::min(kKC, k);
@@ -202,7 +218,7 @@ extern "C" void matmul(const float* a, const float* b, float* c, int64_t m, int6
     for (int64_t pc = 0; pc < k; pc += kKC) {
       const int64_t kc = std::min(kKC, k - pc);
       const bool accumulate = pc > 0;  // the first k slice overwrites C
-      PackB(b + pc * n + jc, n, kc, nc, bpack.p);
+      PackB(b + pc * b_row + jc * b_col, b_row, b_col, kc, nc, bpack.p);
       for (int64_t ic = 0; ic < m; ic += kMC) {
         const int64_t mc = std::min(kMC, m - ic);
         PackA(a + ic * k + pc, k, mc, kc, apack.p);
@@ -231,3 +247,47 @@ extern "C" void matmul(const float* a, const float* b, float* c, int64_t m, int6
     }
   }
 }
+
+#if defined(CANNBOT_OP_matmul_f16_f32)
+// count halves -> floats; F16C's vcvtph2ps is exact, as is the scalar conversion.
+void Widen(const half* src, int64_t count, float* dst) {
+  int64_t i = 0;
+#if defined(__F16C__) && defined(__AVX__)
+  for (; i + 8 <= count; i += 8) {
+    _mm256_storeu_ps(dst + i,
+                     _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i))));
+  }
+#endif
+  for (; i < count; ++i) dst[i] = static_cast<float>(src[i]);
+}
+#endif
+
+}  // namespace
+
+#if defined(CANNBOT_OP_matmul_bt)
+extern "C" void matmul_bt(const float* a, const float* b, float* c, int64_t m, int64_t n,
+                          int64_t k) {
+  Gemm(a, b, 1, k, c, m, n, k);  // b is [n,k]: element (p, j) at b[j*k + p]
+}
+#elif defined(CANNBOT_OP_batched_matmul)
+extern "C" void batched_matmul(const float* a, const float* b, float* c, int64_t batch,
+                               int64_t m, int64_t n, int64_t k) {
+  for (int64_t t = 0; t < batch; ++t) {
+    Gemm(a + t * m * k, b + t * k * n, n, 1, c + t * m * n, m, n, k);
+  }
+}
+#elif defined(CANNBOT_OP_matmul_f16_f32)
+extern "C" void matmul_f16_f32(const half* a, const half* b, float* c, int64_t m, int64_t n,
+                               int64_t k) {
+  AlignedBuffer wide_a(m * k);
+  AlignedBuffer wide_b(k * n);
+  Widen(a, m * k, wide_a.p);
+  Widen(b, k * n, wide_b.p);
+  Gemm(wide_a.p, wide_b.p, n, 1, c, m, n, k);
+}
+#else
+extern "C" void matmul(const float* a, const float* b, float* c, int64_t m, int64_t n,
+                       int64_t k) {
+  Gemm(a, b, n, 1, c, m, n, k);
+}
+#endif

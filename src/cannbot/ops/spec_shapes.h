@@ -1,6 +1,7 @@
-// The shape parts of an op spec file (op_spec_file.h): what the parser learned about the
-// params, the op's shape check, and the random case drawn for every validation. Internal to
-// the ops module.
+// The params and shapes of an op spec file (op_spec_file.h): reading [[params]] and
+// [[shapes]] (spec_params.cc), what the parser learned about the params, the op's shape
+// check, and the random case drawn for every validation (spec_shapes.cc). Internal to the
+// ops module.
 //
 // Thread-safety: the functions they return are immutable and may be called from any thread.
 #pragma once
@@ -14,6 +15,7 @@
 
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/ops/op_spec_file.h"
+#include "cannbot/ops/spec_reader.h"
 #include "cannbot/util/expr.h"
 #include "cannbot/util/status.h"
 
@@ -28,6 +30,18 @@ struct ParamFacts {
   // The dtype `dtype = "T"` stands for in this variant of a spec with `dtypes` (unset: none).
   std::optional<DType> type_parameter;
 };
+
+// Whether `name` is a C identifier of at most 64 characters (an op or a param name).
+bool IsIdentifier(const std::string& name);
+
+// Reads [[params]] into op->params and `facts`: names, kinds, dtypes, extents over the size
+// params, bounds and defaults; the op needs an output. Errors go to `r`.
+void ReadParams(SpecReader& r, const toml::table& root, OpSpec* op, ParamFacts* facts);
+
+// Reads [[shapes]] into op->shapes (each checked by the op's shape check, set here), exactly
+// one of them the perf shape. Errors go to `r`.
+void ReadShapes(SpecReader& r, const toml::table& root, OpSpec* op, const ParamFacts& facts,
+                const SpecLoadOptions& options);
 
 // The op's shape check (OpSpec::check_shape): every size given, every scalar within its
 // range, every tensor non-empty, the call within the memory limit. Errors name the field.

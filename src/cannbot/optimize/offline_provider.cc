@@ -11,7 +11,7 @@ namespace {
 // A recipe for the op by name, or a family recipe for the op's family whose dtypes cover
 // every tensor of the op.
 bool Applies(const skills::Recipe& recipe, const ops::OpSpec& op) {
-  if (!recipe.op.empty()) return recipe.op == op.name;
+  if (!recipe.IsFamilyRecipe()) return recipe.NamesOp(op.name);
   auto has = [](const std::vector<std::string>& list, const std::string& item) {
     return std::find(list.begin(), list.end(), item) != list.end();
   };
@@ -30,7 +30,7 @@ bool Applies(const skills::Recipe& recipe, const ops::OpSpec& op) {
 // spec (its arithmetic), or only its family (how a kernel is compiled). The first round tries
 // them in that order, so a short time budget is spent where a win is likeliest.
 int Specificity(const skills::Recipe& recipe) {
-  if (!recipe.op.empty()) return 0;
+  if (!recipe.IsFamilyRecipe()) return 0;
   if (!recipe.generated.empty()) return 1;
   return 2;
 }
@@ -96,7 +96,7 @@ std::vector<const skills::Recipe*> OfflineProvider::Recipes(const ProposalReques
       const std::string_view written_for =
           recipe.target.empty() ? target::Default().name() : std::string_view(recipe.target);
       if (written_for != target || !Applies(recipe, *request.op)) continue;
-      if (recipe.op.empty() && !family) continue;
+      if (recipe.IsFamilyRecipe() && !family) continue;
       out.push_back(&recipe);
     }
   }
@@ -123,7 +123,7 @@ std::vector<Proposal> OfflineProvider::FirstRound(const ProposalRequest& request
   // Recipes of the skills the diagnosis selected come first, then any other recipe for the op.
   // Family recipes only stand in when no recipe was written for the op itself.
   bool named = false;
-  for (const skills::Recipe* recipe : Recipes(request, true)) named |= !recipe->op.empty();
+  for (const skills::Recipe* recipe : Recipes(request, true)) named |= !recipe->IsFamilyRecipe();
   const std::vector<const skills::Recipe*> first = Recipes(request, !named);
   std::vector<std::pair<const skills::Recipe*, std::string>> ordered;  // recipe, why
   auto add_from = [&](const skills::Skill& skill, const std::string& why) {

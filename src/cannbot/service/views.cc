@@ -64,8 +64,10 @@ Json JobJson(const JobRecord& job, const std::vector<Json>& attempts) {
 Json SkillJson(const skills::Skill& s) {
   Json recipes = Json::array();
   for (const skills::Recipe& r : s.recipes) {
+    // "op": the first op named ("" for a family recipe), as before several could be named.
     recipes.push_back({{"name", r.name},
-                       {"op", r.op},
+                       {"op", r.ops.empty() ? std::string() : r.ops.front()},
+                       {"ops", r.ops},
                        {"families", r.families},
                        {"dtypes", r.dtypes},
                        {"summary", r.summary}});

@@ -3,6 +3,7 @@
 #include "cannbot/skills/elementwise_kernel.h"
 #include "cannbot/skills/reduce_kernel.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -90,7 +91,7 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path) {
     std::string value = body.substr(colon + 1);
     value.erase(0, value.find_first_not_of(' '));
     if (key == "name") recipe.name = value;
-    else if (key == "op") recipe.op = value;
+    else if (key == "op") recipe.ops = SplitList(value);
     else if (key == "target") recipe.target = value;
     else if (key == "families") recipe.families = SplitList(value);
     else if (key == "dtypes") recipe.dtypes = SplitList(value);
@@ -105,11 +106,15 @@ Result<Recipe> ParseRecipe(const std::string& text, const std::string& path) {
     return Status::InvalidArgument(path + ": 'generated' must be 'elementwise' or 'reduce' (got '" +
                                    recipe.generated + "')");
   }
-  if (recipe.name.empty() || recipe.op.empty() == recipe.families.empty()) {
+  if (recipe.name.empty() || recipe.ops.empty() == recipe.families.empty()) {
     return Status::InvalidArgument(path + ": a recipe needs 'name' and either 'op' or 'families'");
   }
   recipe.source = text;
   return recipe;
+}
+
+bool Recipe::NamesOp(const std::string& op) const {
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
 }
 
 ParamValues Defaults(const Recipe& recipe) {
@@ -136,6 +141,7 @@ std::string Instantiate(const Recipe& recipe, const ParamValues& values,
     auto it = values.find(p.name);
     out += "#define " + p.name + " " + (it == values.end() ? p.values.front() : it->second) + "\n";
   }
+  if (op != nullptr) out += "#define CANNBOT_OP_" + op->name + " 1\n";
   if (!recipe.generated.empty()) {  // the op's own kernel, written from its spec
     Result<std::string> generated = Status::InvalidArgument("no op given");
     if (op != nullptr && recipe.generated == "reduce") generated = RowReduceKernel(*op, "LANES");
