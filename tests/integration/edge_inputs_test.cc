@@ -19,6 +19,7 @@ namespace {
 using testing::Fixture;
 using testing::Kernel;
 using testing::SourcePath;
+using testing::ShippedSkills;
 
 class EdgeInputsTest : public ::testing::Test {
  protected:
@@ -43,11 +44,6 @@ class EdgeInputsTest : public ::testing::Test {
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<Validator> validator_;
 };
-
-skills::SkillLibrary ShippedSkills() {
-  std::vector<std::string> warnings;
-  return skills::SkillLibrary::Load({DataPath("skills")}, &warnings);
-}
 
 const skills::Recipe* FindRecipe(const skills::SkillLibrary& library, const std::string& name) {
   for (const skills::Skill& skill : library.skills()) {

@@ -42,11 +42,6 @@ std::vector<std::string> GeneratedVariants() {
   return names;
 }
 
-skills::SkillLibrary CatalogSkills() {
-  std::vector<std::string> warnings;
-  return skills::SkillLibrary::Load({SourcePath("skills")}, &warnings);
-}
-
 // The shipped recipe written for `op` by name together with other ops, or null.
 const skills::Recipe* SharedRecipeFor(const skills::SkillLibrary& library, const std::string& op) {
   for (const skills::Skill& skill : library.skills()) {
@@ -60,7 +55,7 @@ const skills::Recipe* SharedRecipeFor(const skills::SkillLibrary& library, const
 // Every op such a recipe names.
 std::vector<std::string> SharedRecipeOps() {
   std::vector<std::string> names;
-  const skills::SkillLibrary library = CatalogSkills();
+  const skills::SkillLibrary library = testing::ShippedSkills();
   for (const skills::Skill& skill : library.skills()) {
     for (const skills::Recipe& r : skill.recipes) {
       if (r.ops.size() > 1) names.insert(names.end(), r.ops.begin(), r.ops.end());
@@ -114,7 +109,7 @@ class GeneratedKernelTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(GeneratedKernelTest, PassesItsReference) {
   const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(GetParam());
   ASSERT_NE(op, nullptr);
-  const skills::SkillLibrary library = CatalogSkills();
+  const skills::SkillLibrary library = testing::ShippedSkills();
   const std::string name = op->reduce.empty() ? "elementwise-map" : "row-reduce";
   const skills::Recipe* recipe = nullptr;
   for (const skills::Skill& skill : library.skills()) {
@@ -139,7 +134,7 @@ class SharedRecipeTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(SharedRecipeTest, PassesEachNamedOpsReference) {
   const ops::OpSpec* op = cannbot_test::BuiltInOps().Find(GetParam());
   ASSERT_NE(op, nullptr) << GetParam();
-  const skills::SkillLibrary library = CatalogSkills();
+  const skills::SkillLibrary library = testing::ShippedSkills();
   const skills::Recipe* recipe = SharedRecipeFor(library, op->name);
   ASSERT_NE(recipe, nullptr);
   const std::string code = skills::Instantiate(*recipe, skills::Defaults(*recipe), "", op);

@@ -4,7 +4,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "cannbot/skills/skill.h"
 #include "cannbot/store/store.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/validator/validator.h"
@@ -17,6 +19,12 @@ inline std::string SourcePath(const std::string& relative) {
 
 inline std::string Fixture(const std::string& relative) {
   return SourcePath("tests/fixtures/" + relative);
+}
+
+// The skills (and their recipes) shipped in the source tree.
+inline skills::SkillLibrary ShippedSkills() {
+  std::vector<std::string> warnings;
+  return skills::SkillLibrary::Load({SourcePath("skills")}, &warnings);
 }
 
 // A store shared by the integration tests of one build tree.
