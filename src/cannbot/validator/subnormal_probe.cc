@@ -15,7 +15,8 @@ constexpr int kProbeRounds = 5;  // batches per mode
 Result<SubnormalProbeResult> ProbeSubnormals(KernelRunner* runner, const ops::OpSpec& op,
                                              const ops::Shape& shape, const PreparedCall& call,
                                              std::string inputs, double min_batch_seconds,
-                                             std::chrono::milliseconds timeout) {
+                                             std::chrono::milliseconds timeout,
+                                             bool flags_are_evidence) {
   SubnormalProbeResult result;
   result.inputs = std::move(inputs);
   char* region = runner->region();
@@ -31,6 +32,14 @@ Result<SubnormalProbeResult> ProbeSubnormals(KernelRunner* runner, const ops::Op
   }
   if (!problem.empty()) return Status::InvalidArgument("on " + result.inputs + ": " + problem);
   result.fp_exceptions = first.fp_exceptions;
+  const uint32_t subnormal_flags =
+      runner_protocol::kFpUnderflow | runner_protocol::kFpDenormalOperand;
+  const bool touched = (first.fp_exceptions & subnormal_flags) != 0;
+  if (!touched && flags_are_evidence) {  // FTZ/DAZ would change nothing: no timing to do
+    result.seconds = result.flushed_seconds = first.wall_seconds;
+    return result;
+  }
+  result.timed = true;
   const uint32_t reps = static_cast<uint32_t>(
       std::clamp(std::ceil(min_batch_seconds / std::max(first.wall_seconds, 1e-7)), 1.0, 1e6));
   std::vector<double> plain, flushed;
