@@ -24,6 +24,15 @@ validator::SelfProfileConfig ShortConfig() {
   return config;
 }
 
+// `op`'s kernel at `path` self-profiled with ShortConfig and no hardware counters.
+Result<profile::Profile> ProfileWithoutCounters(const std::string& op, const std::string& path) {
+  auto store = testing::SharedStore();
+  validator::SelfProfileConfig config = ShortConfig();
+  config.hardware_counters = false;
+  return validator::SelfProfile(*cannbot_test::BuiltInOps().Find(op), testing::Kernel(path),
+                                store.get(), config);
+}
+
 TEST(SelfProfileTest, TimesAnElementwiseKernelOnItsPerfShape) {
   auto store = testing::SharedStore();
   const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
@@ -69,12 +78,7 @@ TEST(SelfProfileTest, TimesAnElementwiseKernelOnItsPerfShape) {
 // Without counters the code is the evidence: the naive swish's loop calls expf per element,
 // so GCC leaves it scalar; the diagnosis says that, with the skills' remedy, not "latency".
 TEST(SelfProfileTest, TheNaiveSwishIsDiagnosedFromItsCode) {
-  auto store = testing::SharedStore();
-  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
-  validator::SelfProfileConfig config = ShortConfig();
-  config.hardware_counters = false;
-  auto profile = validator::SelfProfile(
-      *op, testing::Kernel(testing::SourcePath("examples/swish/naive.cpp")), store.get(), config);
+  auto profile = ProfileWithoutCounters("swish", testing::SourcePath("examples/swish/naive.cpp"));
   ASSERT_TRUE(profile.ok()) << profile.status().ToString();
   const profile::KernelProfile& k = profile->kernels[0];
   ASSERT_NE(k.Find(m::kVectorizedLoopShare), nullptr);
@@ -102,13 +106,8 @@ TEST(SelfProfileTest, TheNaiveSwishIsDiagnosedFromItsCode) {
 // The optimized example is vector code (intrinsics and a vectorised tail): no finding says
 // otherwise, and it makes no subnormal numbers on the edge inputs.
 TEST(SelfProfileTest, TheOptimizedSwishIsNotCalledScalar) {
-  auto store = testing::SharedStore();
-  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
-  validator::SelfProfileConfig config = ShortConfig();
-  config.hardware_counters = false;
-  auto profile = validator::SelfProfile(
-      *op, testing::Kernel(testing::SourcePath("examples/swish/optimized.cpp")), store.get(),
-      config);
+  auto profile =
+      ProfileWithoutCounters("swish", testing::SourcePath("examples/swish/optimized.cpp"));
   ASSERT_TRUE(profile.ok()) << profile.status().ToString();
   const profile::KernelProfile& k = profile->kernels[0];
   ASSERT_NE(k.Find(m::kVectorizedLoopShare), nullptr);
@@ -129,13 +128,8 @@ TEST(SelfProfileTest, TheOptimizedSwishIsNotCalledScalar) {
 // A kernel that makes subnormal numbers on its edge inputs is timed both ways; the figure is
 // the CPU's (about 1x on AMD cores, far more on Intel ones), the flags say so on any CPU.
 TEST(SelfProfileTest, AKernelMakingSubnormalsIsTimedWithAndWithoutFlushToZero) {
-  auto store = testing::SharedStore();
-  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("softmax");
-  validator::SelfProfileConfig config = ShortConfig();
-  config.hardware_counters = false;
-  auto profile = validator::SelfProfile(
-      *op, testing::Kernel(testing::Fixture("kernels/softmax/subnormal_trap.cpp")), store.get(),
-      config);
+  auto profile =
+      ProfileWithoutCounters("softmax", testing::Fixture("kernels/softmax/subnormal_trap.cpp"));
   ASSERT_TRUE(profile.ok()) << profile.status().ToString();
   const profile::KernelProfile& k = profile->kernels[0];
   EXPECT_EQ(k.Find(m::kSubnormalResults)->value, 1) << k.Find(m::kSubnormalResults)->note;
@@ -146,21 +140,14 @@ TEST(SelfProfileTest, AKernelMakingSubnormalsIsTimedWithAndWithoutFlushToZero) {
 }
 
 TEST(SelfProfileTest, AWrongKernelIsNotProfiled) {
-  auto store = testing::SharedStore();
-  const ops::OpSpec* op = cannbot_test::BuiltInOps().Find("swish");
-  validator::SelfProfileConfig config = ShortConfig();
-  config.hardware_counters = false;
-  auto wrong = validator::SelfProfile(
-      *op, testing::Kernel(testing::Fixture("kernels/swish/wrong_formula.cpp")), store.get(),
-      config);
+  auto wrong = ProfileWithoutCounters("swish", testing::Fixture("kernels/swish/wrong_formula.cpp"));
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.status().code(), Status::Code::kInvalidArgument);
   EXPECT_NE(wrong.status().message().find("is not a correct swish kernel"), std::string::npos)
       << wrong.status().message();
 
-  auto broken = validator::SelfProfile(
-      *op, testing::Kernel(testing::Fixture("kernels/swish/compile_error.cpp")), store.get(),
-      config);
+  auto broken =
+      ProfileWithoutCounters("swish", testing::Fixture("kernels/swish/compile_error.cpp"));
   ASSERT_FALSE(broken.ok());
   EXPECT_NE(broken.status().message().find("does not compile"), std::string::npos);
 }

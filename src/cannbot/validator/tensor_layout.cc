@@ -176,7 +176,7 @@ namespace {
 // Fills `count` elements of `width` bytes at `data` with `pattern`'s low `width` bytes, by
 // doubling what is filled: log2(count) bulk copies instead of a call per element (every
 // output is poisoned before every timed batch; per element, that was a quarter of a
-// validation's time in the sanitized build and tens of milliseconds per batch in a release one).
+// validation's time in the sanitized test build).
 void FillPattern(char* data, int64_t count, const void* pattern, size_t width) {
   if (count <= 0) return;
   std::memcpy(data, pattern, width);
