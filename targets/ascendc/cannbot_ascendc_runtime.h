@@ -134,6 +134,15 @@ struct GmRegion {
   int index = 0;
 };
 
+// The vector mask register (SetVectorMask, SetMaskCount/SetMaskNorm, ResetMask): in normal mode
+// bit j of {low, high} lets lane j of every repeat take part; in counter mode `low` is the number
+// of elements an instruction takes. Each block starts in normal mode with every lane on.
+struct VectorMask {
+  bool counter = false;
+  uint64_t low = ~0ull;
+  uint64_t high = ~0ull;
+};
+
 struct Event {
   bool set = false;
   std::vector<int> covered;  // slots whose pending mark the matching WaitFlag clears
@@ -179,6 +188,7 @@ class Runtime {
     queues_.clear();
     events_.clear();
     counters_ = Counters();
+    vector_mask_ = VectorMask();
     pipe_all_barriers_ = 0;
     asked_keys_.clear();
     key_matched_ = false;
@@ -212,6 +222,7 @@ class Runtime {
   uint32_t block_dim() const { return block_dim_; }
   uint64_t block_serial() const { return block_serial_; }
   Counters& counters() { return counters_; }
+  VectorMask& vector_mask() { return vector_mask_; }
   uint32_t ub_high_water() const { return ub_high_water_; }
   uint64_t pipe_all_barriers() const { return pipe_all_barriers_; }
   const std::vector<QueueState>& queues() const { return queues_; }
@@ -242,6 +253,10 @@ class Runtime {
     return offset;
   }
 
+  // UB the kernel manages itself (static tensors) reaches up to `end`.
+  void NoteStaticUb(uint32_t end) {
+    if (end > ub_high_water_) ub_high_water_ = end;
+  }
   int AddSlot(uint32_t ub_offset, uint32_t bytes, int queue) {
     Slot s;
     s.ub_offset = ub_offset;
@@ -374,6 +389,7 @@ class Runtime {
   std::vector<uint64_t> asked_keys_;
   bool key_matched_ = false;
   Counters counters_;
+  VectorMask vector_mask_;
   std::vector<Slot> slots_;
   std::vector<QueueState> queues_;
   std::vector<Event> events_;

@@ -226,6 +226,9 @@ template <typename T>
 class LocalTensor {
  public:
   LocalTensor() = default;
+  // Static tensor programming: `tileSize` elements at byte `addr` of the UB, outside any
+  // TPipe buffer (the kernel manages the space; cannbot checks it fits in the UB).
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize);
 
   T GetValue(uint32_t index) const {
     cannbot_detail::CheckLocal(*this, static_cast<uint64_t>(index) + 1, "LocalTensor::GetValue",
@@ -277,7 +280,10 @@ class LocalTensor {
     }
     cb_size_ = size;
   }
-  uint64_t GetPhyAddr() const { return cb_ub_offset_; }
+  // The element's address in the emulated UB, usable as on the device (where it is a UB
+  // pointer). Reads and writes through it are neither checked nor counted.
+  T* GetPhyAddr() const { return cb_data_; }
+  T* GetPhyAddr(uint32_t offset) const { return cb_data_ + offset; }
   TPosition GetPosition() const { return cb_position_; }
 
   // Emulation internals: public so the API templates can reach them across element types.
@@ -308,7 +314,30 @@ inline LocalTensor<T> MakeLocal(int slot_index, uint32_t byte_offset, uint32_t b
   t.cb_position_ = position;
   return t;
 }
+
+// A slot for UB the kernel manages itself (static tensor programming): no TPipe budget, but
+// it must lie inside the UB, and it counts towards the high-water mark.
+inline int StaticSlot(uint64_t addr, uint64_t bytes, const char* api) {
+  using cannbot_ascendc::R;
+  R().RequireBlock(api);
+  if (addr % cannbot_ascendc::kBlockBytes != 0 || addr + bytes > cannbot_ascendc::kUbBytes) {
+    cannbot_ascendc::Violation("ub-overflow",
+                               "%s places %llu bytes at UB byte %llu; it must start 32-byte "
+                               "aligned and end within the %u bytes of UB",
+                               api, static_cast<unsigned long long>(bytes),
+                               static_cast<unsigned long long>(addr), cannbot_ascendc::kUbBytes);
+  }
+  R().NoteStaticUb(static_cast<uint32_t>(addr + bytes));
+  return R().AddSlot(static_cast<uint32_t>(addr), static_cast<uint32_t>(bytes), -1);
+}
 }  // namespace cannbot_detail
+
+template <typename T>
+LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
+  const uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
+  *this = cannbot_detail::MakeLocal<T>(cannbot_detail::StaticSlot(addr, bytes, "LocalTensor"), 0,
+                                       static_cast<uint32_t>(bytes), pos);
+}
 
 class TQueBase {
  public:
@@ -476,6 +505,21 @@ class TQue : public TQueBase {
 
  public:
   TQue() : TQueBase(pos, depth) {}
+};
+
+// TQueBind<src, dst, depth>: one queue whose buffers take data in at `src` and hand it out from
+// `dst` (VECIN -> VECOUT for a copy with no compute in between). The queue rules do not depend
+// on the position, so it is a queue counted at `src` for the per-position budget.
+template <TPosition src, TPosition dst, int32_t depth = 1>
+class TQueBind : public TQueBase {
+  static_assert((src == TPosition::VECIN || src == TPosition::VECOUT ||
+                 src == TPosition::VECCALC) &&
+                    (dst == TPosition::VECIN || dst == TPosition::VECOUT ||
+                     dst == TPosition::VECCALC),
+                "cannbot ascendc emulation: TQueBind supports the vector positions only");
+
+ public:
+  TQueBind() : TQueBase(src, depth) {}
 };
 
 class TBufBase {

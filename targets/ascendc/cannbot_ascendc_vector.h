@@ -1,4 +1,5 @@
-// cannbot_ascendc_vector.h: the count forms of the vector instructions, Cast and reductions.
+// cannbot_ascendc_vector.h: the count forms of the vector instructions and Cast (reductions:
+// cannbot_ascendc_reduce.h; mask and repeat forms: cannbot_ascendc_repeat.h).
 //
 // Semantics follow the Ascend C documentation for Atlas A2: `count` elements from the start
 // of each operand; operands start 32-byte aligned (`vector-misaligned`, except reduction
@@ -92,31 +93,6 @@ inline void Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
     d[i] = static_cast<T>(f(static_cast<float>(a[i]), static_cast<float>(b[i])));
   }
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), complex);
-}
-
-// a + b in T; half sums that overflow saturate to +-65504, as the reductions document.
-template <typename T>
-inline T ReduceAdd(T a, T b) {
-  const float s = static_cast<float>(a) + static_cast<float>(b);
-  T r = static_cast<T>(s);
-  if (std::is_same<T, half>::value && std::isinf(static_cast<float>(r)) &&
-      std::isfinite(static_cast<float>(a)) && std::isfinite(static_cast<float>(b))) {
-    r = static_cast<T>(s > 0 ? 65504.0f : -65504.0f);
-  }
-  return r;
-}
-
-// Pairwise sum of v[0..n): adjacent pairs, level by level (the hardware's binary tree).
-template <typename T>
-inline T TreeSum(T* v, uint32_t n) {
-  if (n == 0) return T(0);
-  while (n > 1) {
-    const uint32_t half_n = n / 2;
-    for (uint32_t i = 0; i < half_n; ++i) v[i] = ReduceAdd(v[2 * i], v[2 * i + 1]);
-    if (n % 2 == 1) v[half_n] = v[n - 1];
-    n = half_n + n % 2;
-  }
-  return v[0];
 }
 
 inline uint16_t HalfBits(half h) {
@@ -215,77 +191,60 @@ inline float RoundFloat(float f, RoundMode mode) {
 
 }  // namespace cannbot_detail
 
-// ---- binary: dst[i] = src0[i] op src1[i] ----
-template <typename T>
-inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                const int32_t& count) {
-  cannbot_detail::Binary(dst, src0, src1, count, "Add", false,
-                         [](float a, float b) { return a + b; });
-}
-template <typename T>
-inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                const int32_t& count) {
-  cannbot_detail::Binary(dst, src0, src1, count, "Sub", false,
-                         [](float a, float b) { return a - b; });
-}
-template <typename T>
-inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                const int32_t& count) {
-  cannbot_detail::Binary(dst, src0, src1, count, "Mul", false,
-                         [](float a, float b) { return a * b; });
-}
-template <typename T>
-inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                const int32_t& count) {
-  cannbot_detail::Binary(dst, src0, src1, count, "Div", true,
-                         [](float a, float b) { return a / b; });
-}
-template <typename T>
-inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                const int32_t& count) {
-  cannbot_detail::Binary(dst, src0, src1, count, "Max", false,
-                         [](float a, float b) { return std::fmax(a, b); });
-}
-template <typename T>
-inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                const int32_t& count) {
-  cannbot_detail::Binary(dst, src0, src1, count, "Min", false,
-                         [](float a, float b) { return std::fmin(a, b); });
-}
+// The elementwise instructions, each named once with whether it is complex (several cycles
+// per repeat) and its value per element in float (`a`, `b`: the sources; `s`: the scalar,
+// already converted to T). The count forms below and the mask/repeat forms
+// (cannbot_ascendc_repeat.h) are generated from these lists: a new instruction is one line.
+#define CANNBOT_ASCENDC_BINARY_OPS(X) \
+  X(Add, false, a + b)                \
+  X(Sub, false, a - b)                \
+  X(Mul, false, a * b)                \
+  X(Div, true, a / b)                 \
+  X(Max, false, std::fmax(a, b))      \
+  X(Min, false, std::fmin(a, b))
+#define CANNBOT_ASCENDC_SCALAR_OPS(X) \
+  X(Adds, a + s)                      \
+  X(Muls, a * s)                      \
+  X(Maxs, std::fmax(a, s))            \
+  X(Mins, std::fmin(a, s))            \
+  X(LeakyRelu, a >= 0 ? a : a * s)
+#define CANNBOT_ASCENDC_UNARY_OPS(X)      \
+  X(Exp, true, std::exp(a))               \
+  X(Ln, true, std::log(a))                \
+  X(Abs, false, std::fabs(a))             \
+  X(Sqrt, true, std::sqrt(a))             \
+  X(Rsqrt, true, 1.0f / std::sqrt(a))     \
+  X(Reciprocal, true, 1.0f / a)           \
+  X(Relu, false, std::fmax(a, 0.0f))
 
-// ---- with a scalar: the scalar is converted to T first, as the instruction takes a T ----
-template <typename T>
-inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                 const typename cannbot_detail::NonDeduced<T>::type& scalar, const int32_t& count) {
-  const float s = static_cast<float>(static_cast<T>(scalar));
-  cannbot_detail::Unary(dst, src, count, "Adds", false, [s](float a) { return a + s; });
-}
-template <typename T>
-inline void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                 const typename cannbot_detail::NonDeduced<T>::type& scalar, const int32_t& count) {
-  const float s = static_cast<float>(static_cast<T>(scalar));
-  cannbot_detail::Unary(dst, src, count, "Muls", false, [s](float a) { return a * s; });
-}
-template <typename T>
-inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                 const typename cannbot_detail::NonDeduced<T>::type& scalar, const int32_t& count) {
-  const float s = static_cast<float>(static_cast<T>(scalar));
-  cannbot_detail::Unary(dst, src, count, "Maxs", false, [s](float a) { return std::fmax(a, s); });
-}
-template <typename T>
-inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                 const typename cannbot_detail::NonDeduced<T>::type& scalar, const int32_t& count) {
-  const float s = static_cast<float>(static_cast<T>(scalar));
-  cannbot_detail::Unary(dst, src, count, "Mins", false, [s](float a) { return std::fmin(a, s); });
-}
-template <typename T>
-inline void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                      const typename cannbot_detail::NonDeduced<T>::type& scalar,
-                      const int32_t& count) {
-  const float s = static_cast<float>(static_cast<T>(scalar));
-  cannbot_detail::Unary(dst, src, count, "LeakyRelu", false,
-                        [s](float a) { return a >= 0 ? a : a * s; });
-}
+// ---- count forms: `count` elements from the start of each operand ----
+#define CANNBOT_ASCENDC_BINARY_COUNT_FORM(Name, complex, expr)                                 \
+  template <typename T>                                                                        \
+  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                      \
+                   const LocalTensor<T>& src1, const int32_t& count) {                         \
+    cannbot_detail::Binary(dst, src0, src1, count, #Name, complex,                             \
+                           [](float a, float b) { return expr; });                             \
+  }
+#define CANNBOT_ASCENDC_SCALAR_COUNT_FORM(Name, expr)                                          \
+  template <typename T>                                                                        \
+  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                       \
+                   const typename cannbot_detail::NonDeduced<T>::type& scalar,                 \
+                   const int32_t& count) {                                                     \
+    const float s = static_cast<float>(static_cast<T>(scalar));                                \
+    cannbot_detail::Unary(dst, src, count, #Name, false, [s](float a) { return expr; });       \
+  }
+#define CANNBOT_ASCENDC_UNARY_COUNT_FORM(Name, complex, expr)                                  \
+  template <typename T>                                                                        \
+  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
+    cannbot_detail::Unary(dst, src, count, #Name, complex, [](float a) { return expr; });      \
+  }
+CANNBOT_ASCENDC_BINARY_OPS(CANNBOT_ASCENDC_BINARY_COUNT_FORM)
+CANNBOT_ASCENDC_SCALAR_OPS(CANNBOT_ASCENDC_SCALAR_COUNT_FORM)
+CANNBOT_ASCENDC_UNARY_OPS(CANNBOT_ASCENDC_UNARY_COUNT_FORM)
+#undef CANNBOT_ASCENDC_BINARY_COUNT_FORM
+#undef CANNBOT_ASCENDC_SCALAR_COUNT_FORM
+#undef CANNBOT_ASCENDC_UNARY_COUNT_FORM
+
 // dst[i] = src[i] * scalar + dst[i]
 template <typename T>
 inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -313,42 +272,13 @@ inline void Duplicate(const LocalTensor<T>& dst,
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), false);
 }
 
-// ---- unary ----
-template <typename T>
-inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  cannbot_detail::Unary(dst, src, count, "Exp", true, [](float a) { return std::exp(a); });
-}
-template <typename T>
-inline void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  cannbot_detail::Unary(dst, src, count, "Ln", true, [](float a) { return std::log(a); });
-}
-template <typename T>
-inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  cannbot_detail::Unary(dst, src, count, "Abs", false, [](float a) { return std::fabs(a); });
-}
-template <typename T>
-inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  cannbot_detail::Unary(dst, src, count, "Sqrt", true, [](float a) { return std::sqrt(a); });
-}
-template <typename T>
-inline void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  cannbot_detail::Unary(dst, src, count, "Rsqrt", true,
-                        [](float a) { return 1.0f / std::sqrt(a); });
-}
-template <typename T>
-inline void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  cannbot_detail::Unary(dst, src, count, "Reciprocal", true, [](float a) { return 1.0f / a; });
-}
-template <typename T>
-inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  cannbot_detail::Unary(dst, src, count, "Relu", false, [](float a) { return std::fmax(a, 0.0f); });
-}
-
 // ---- Cast: half/bfloat16_t->float (CAST_NONE), float->half and float->bfloat16_t (any mode),
 // float->float (integral modes) ----
+namespace cannbot_detail {
+// Refuses conversions the emulation does not have at compile time, and a rounding mode the
+// conversion does not take at run time.
 template <typename D, typename S>
-inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode,
-                 const uint32_t& count) {
+inline void CheckCast(RoundMode mode) {
   constexpr bool kToHalf = std::is_same<D, half>::value && std::is_same<S, float>::value;
   constexpr bool kToBf16 = std::is_same<D, bfloat16_t>::value && std::is_same<S, float>::value;
   constexpr bool kToFloat = std::is_same<D, float>::value &&
@@ -357,215 +287,38 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Rou
   static_assert(kToHalf || kToBf16 || kToFloat || kFloatRound,
                 "cannbot ascendc emulation: Cast supports float->half, float->bfloat16_t, "
                 "half->float, bfloat16_t->float and float->float");
-  cannbot_detail::Operand(src, count, "Cast", cannbot_detail::Access::kRead);
-  cannbot_detail::Operand(dst, count, "Cast", cannbot_detail::Access::kWrite);
   if (kToFloat && mode != RoundMode::CAST_NONE) {
     cannbot_ascendc::Violation("bad-argument",
                                "Cast to float from a 16-bit type is exact and takes "
                                "RoundMode::CAST_NONE only");
   }
+}
+// One element converted as Cast converts it.
+template <typename D, typename S>
+inline D CastElement(S value, RoundMode mode) {
+  const float v = static_cast<float>(value);
+  if constexpr (std::is_same<D, half>::value) {
+    return RoundToHalf(v, mode);
+  } else if constexpr (std::is_same<D, bfloat16_t>::value) {
+    return RoundToBf16(v, mode);
+  } else if constexpr (!std::is_same<S, float>::value) {
+    return v;
+  } else {
+    return RoundFloat(v, mode);
+  }
+}
+}  // namespace cannbot_detail
+
+template <typename D, typename S>
+inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode,
+                 const uint32_t& count) {
+  cannbot_detail::CheckCast<D, S>(mode);
+  cannbot_detail::Operand(src, count, "Cast", cannbot_detail::Access::kRead);
+  cannbot_detail::Operand(dst, count, "Cast", cannbot_detail::Access::kWrite);
   for (uint32_t i = 0; i < count; ++i) {
-    const float v = static_cast<float>(src.cb_data_[i]);
-    if constexpr (kToHalf) {
-      dst.cb_data_[i] = cannbot_detail::RoundToHalf(v, mode);
-    } else if constexpr (kToBf16) {
-      dst.cb_data_[i] = cannbot_detail::RoundToBf16(v, mode);
-    } else if constexpr (kToFloat) {
-      dst.cb_data_[i] = v;
-    } else {
-      dst.cb_data_[i] = cannbot_detail::RoundFloat(v, mode);
-    }
+    dst.cb_data_[i] = cannbot_detail::CastElement<D>(src.cb_data_[i], mode);
   }
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * 4u, false);
-}
-
-// ---- reductions over the first `count` elements: the result lands in dst[0] ----
-namespace cannbot_detail {
-template <typename T>
-inline void ReduceOperands(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                           const LocalTensor<T>& work, int32_t count, uint32_t dst_elems,
-                           const char* api) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: reductions support half and float");
-  CheckCount(count, api);
-  if (count == 0) cannbot_ascendc::Violation("bad-argument", "%s with count 0", api);
-  Operand(src, count, api, Access::kRead);
-  Operand(work, 0, api, Access::kReadWrite);
-  Operand(dst, dst_elems, api, Access::kWrite, /*element_aligned=*/true);
-  const uint64_t epr = cannbot_ascendc::kRepeatBytes / sizeof(T);
-  const uint64_t first = static_cast<uint64_t>(count) < epr ? 1 : (count + epr - 1) / epr;
-  // First pass over the data, second pass over the per-repeat results.
-  cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), false);
-  cannbot_ascendc::CountVector(first * sizeof(T), false);
-}
-
-template <typename T, typename Better>
-inline void ReduceBest(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                       const LocalTensor<T>& work, int32_t count, bool cal_index, const char* api,
-                       Better better) {
-  ReduceOperands(dst, src, work, count, cal_index ? 2 : 1, api);
-  int32_t best = 0;
-  for (int32_t i = 1; i < count; ++i) {
-    if (better(static_cast<float>(src.cb_data_[i]), static_cast<float>(src.cb_data_[best])))
-      best = i;
-  }
-  const T value = src.cb_data_[best];
-  dst.cb_data_[0] = value;
-  if (cal_index) {
-    // The index is stored as an integer bit pattern in the second element.
-    if constexpr (sizeof(T) == 4) {
-      const uint32_t bits = static_cast<uint32_t>(best);
-      std::memcpy(&dst.cb_data_[1], &bits, sizeof(bits));
-    } else {
-      const uint16_t bits = static_cast<uint16_t>(best);
-      std::memcpy(&dst.cb_data_[1], &bits, sizeof(bits));
-    }
-  }
-}
-}  // namespace cannbot_detail
-
-template <typename T>
-inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                      const LocalTensor<T>& sharedTmpBuffer, const int32_t count) {
-  cannbot_detail::ReduceOperands(dst, src, sharedTmpBuffer, count, 1, "ReduceSum");
-  const uint32_t epr = cannbot_ascendc::kRepeatBytes / sizeof(T);
-  T scratch[cannbot_ascendc::kRepeatBytes / sizeof(T)];
-  T total = T(0);
-  for (int32_t start = 0; start < count; start += static_cast<int32_t>(epr)) {
-    const uint32_t n =
-        static_cast<uint32_t>(count - start) < epr ? static_cast<uint32_t>(count - start) : epr;
-    std::memcpy(scratch, src.cb_data_ + start, n * sizeof(T));
-    const T partial = cannbot_detail::TreeSum(scratch, n);
-    total = start == 0 ? partial : cannbot_detail::ReduceAdd(total, partial);
-  }
-  dst.cb_data_[0] = total;
-}
-template <typename T>
-inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                      const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
-                      bool calIndex = false) {
-  cannbot_detail::ReduceBest(dst, src, sharedTmpBuffer, count, calIndex, "ReduceMax",
-                             [](float a, float b) { return a > b; });
-}
-template <typename T>
-inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                      const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
-                      bool calIndex = false) {
-  cannbot_detail::ReduceBest(dst, src, sharedTmpBuffer, count, calIndex, "ReduceMin",
-                             [](float a, float b) { return a < b; });
-}
-
-// ---- per-repeat reductions (mask-continuous form): one result per repeat ----
-namespace cannbot_detail {
-// Gathers the `mask` elements of repeat r into `out`; returns how many.
-template <typename T>
-inline uint32_t GatherRepeat(const LocalTensor<T>& src, int32_t mask, int32_t r,
-                             int32_t src_blk_stride, int32_t src_rep_stride, T* out,
-                             const char* api) {
-  const int64_t epb = cannbot_ascendc::kBlockBytes / sizeof(T);
-  for (int32_t j = 0; j < mask; ++j) {
-    const int64_t index =
-        static_cast<int64_t>(r) * src_rep_stride * epb + (j / epb) * src_blk_stride * epb + j % epb;
-    if (index < 0 || index >= static_cast<int64_t>(src.cb_size_)) {
-      cannbot_ascendc::Violation("ub-out-of-bounds",
-                                 "%s reads element %lld of a source that holds %u", api,
-                                 static_cast<long long>(index), src.cb_size_);
-    }
-    out[j] = src.cb_data_[index];
-  }
-  return static_cast<uint32_t>(mask);
-}
-
-template <typename T>
-inline void WholeChecks(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask,
-                        int32_t repeat, int32_t dst_elems, const char* api) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: reductions support half and float");
-  const int32_t epr = static_cast<int32_t>(cannbot_ascendc::kRepeatBytes / sizeof(T));
-  if (mask < 1 || mask > epr || repeat < 0 || repeat > 255) {
-    cannbot_ascendc::Violation("bad-argument", "%s has mask %d (1..%d) and repeatTime %d (0..255)",
-                               api, mask, epr, repeat);
-  }
-  Operand(src, 0, api, Access::kRead);
-  Operand(dst, dst_elems, api, Access::kWrite, /*element_aligned=*/true);
-  cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
-  c.vector_instructions += 1;
-  c.vector_repeats += static_cast<uint64_t>(repeat);
-  c.vector_bytes += static_cast<uint64_t>(repeat) * static_cast<uint64_t>(mask) * sizeof(T);
-}
-
-template <typename T, typename Better>
-inline void WholeBest(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask,
-                      int32_t repeat, int32_t dst_rep_stride, int32_t src_blk_stride,
-                      int32_t src_rep_stride, ReduceOrder order, const char* api, Better better) {
-  const bool both =
-      order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE;
-  const int32_t width = both ? 2 : 1;
-  const int32_t last = repeat > 0 ? (repeat - 1) * dst_rep_stride * width + width : 0;
-  WholeChecks(dst, src, mask, repeat, last, api);
-  T values[cannbot_ascendc::kRepeatBytes / sizeof(T)];
-  for (int32_t r = 0; r < repeat; ++r) {
-    const uint32_t n = GatherRepeat(src, mask, r, src_blk_stride, src_rep_stride, values, api);
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < n; ++i) {
-      if (better(static_cast<float>(values[i]), static_cast<float>(values[best]))) best = i;
-    }
-    T index_bits;
-    if constexpr (sizeof(T) == 4) {
-      const uint32_t b = best;
-      std::memcpy(&index_bits, &b, sizeof(b));
-    } else {
-      const uint16_t b = static_cast<uint16_t>(best);
-      std::memcpy(&index_bits, &b, sizeof(b));
-    }
-    T* out = dst.cb_data_ + static_cast<int64_t>(r) * dst_rep_stride * width;
-    switch (order) {
-      case ReduceOrder::ORDER_VALUE_INDEX:
-        out[0] = values[best];
-        out[1] = index_bits;
-        break;
-      case ReduceOrder::ORDER_INDEX_VALUE:
-        out[0] = index_bits;
-        out[1] = values[best];
-        break;
-      case ReduceOrder::ORDER_ONLY_VALUE:
-        out[0] = values[best];
-        break;
-      case ReduceOrder::ORDER_ONLY_INDEX:
-        out[0] = index_bits;
-        break;
-    }
-  }
-}
-}  // namespace cannbot_detail
-
-template <typename T, bool isSetMask = true>
-inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
-                           const int32_t repeatTime, const int32_t dstRepStride,
-                           const int32_t srcBlkStride, const int32_t srcRepStride) {
-  const char* api = "WholeReduceSum";
-  const int32_t last = repeatTime > 0 ? (repeatTime - 1) * dstRepStride + 1 : 0;
-  cannbot_detail::WholeChecks(dst, src, mask, repeatTime, last, api);
-  T values[cannbot_ascendc::kRepeatBytes / sizeof(T)];
-  for (int32_t r = 0; r < repeatTime; ++r) {
-    const uint32_t n =
-        cannbot_detail::GatherRepeat(src, mask, r, srcBlkStride, srcRepStride, values, api);
-    dst.cb_data_[static_cast<int64_t>(r) * dstRepStride] = cannbot_detail::TreeSum(values, n);
-  }
-}
-template <typename T, bool isSetMask = true>
-inline void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
-                           const int32_t repeatTime, const int32_t dstRepStride,
-                           const int32_t srcBlkStride, const int32_t srcRepStride,
-                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
-  cannbot_detail::WholeBest(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
-                            order, "WholeReduceMax", [](float a, float b) { return a > b; });
-}
-template <typename T, bool isSetMask = true>
-inline void WholeReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
-                           const int32_t repeatTime, const int32_t dstRepStride,
-                           const int32_t srcBlkStride, const int32_t srcRepStride,
-                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
-  cannbot_detail::WholeBest(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
-                            order, "WholeReduceMin", [](float a, float b) { return a < b; });
 }
 
 }  // namespace AscendC

@@ -2,8 +2,8 @@
 //
 // An `ascendc` kernel includes this header exactly as it includes the vendor's on a board. It
 // provides the kernel qualifiers and GM_ADDR, half (_Float16), GlobalTensor, LocalTensor,
-// TPipe, TQue, TBuf, DataCopy/DataCopyPad, the count forms of the vector instructions, Cast,
-// the reductions a softmax or layernorm needs, GetBlockIdx/GetBlockNum, PipeBarrier and
+// TPipe, TQue, TBuf, DataCopy/DataCopyPad, the count and mask/repeat forms of the vector
+// instructions, Cast, Compare/Select, the reductions a softmax or layernorm needs, GetBlockIdx/GetBlockNum, PipeBarrier and
 // SetFlag/WaitFlag. It enforces the hardware's rules (UB budget, copy alignment, queue depth and
 // pairing, no element access to global memory, pipe hand-offs) and counts the work the cost
 // model needs. Anything outside the subset fails to compile; the supported list and every rule
@@ -58,7 +58,10 @@ struct bfloat16_t {
 #include "cannbot_ascendc_runtime.h"
 #include "cannbot_ascendc_tensor.h"
 #include "cannbot_ascendc_vector.h"
+#include "cannbot_ascendc_reduce.h"
+#include "cannbot_ascendc_repeat.h"
 #include "cannbot_ascendc_math.h"
+#include "cannbot_ascendc_debug.h"
 #include "cannbot_tiling.h"
 
 // The tiling an operator package's kernel reads (docs/ascendc.md, "Operator packages"): the

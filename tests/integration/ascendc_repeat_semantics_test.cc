@@ -1,0 +1,331 @@
+// The mask and repeat forms of the emulated vector instructions, the mask register, Compare,
+// Select, Brcb and Gather, checked from inside a kernel against values worked out by hand from
+// the documented lane model (cannbot_ascendc_repeat.h), and the rules they enforce; kernel
+// printing, TQueBind and static tensors (cannbot_ascendc_debug.h).
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "integration/ascendc_support.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+constexpr const char* kProgram = R"(
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+#include "cannbot_launch.h"
+using namespace AscendC;
+
+static int failures = 0;
+#define CHECK(c)                                          \
+  do {                                                    \
+    if (!(c)) {                                           \
+      std::printf("FAIL line %d: %s\n", __LINE__, #c);    \
+      ++failures;                                         \
+    }                                                     \
+  } while (0)
+
+struct Bufs {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> ab, bb, db, hb, mb;
+  LocalTensor<float> a, b, d;
+  LocalTensor<half> h;
+  LocalTensor<uint8_t> m;
+  Bufs() {
+    pipe.InitBuffer(ab, 256 * 4);
+    pipe.InitBuffer(bb, 256 * 4);
+    pipe.InitBuffer(db, 256 * 4);
+    pipe.InitBuffer(hb, 256 * 2);
+    pipe.InitBuffer(mb, 64);
+    a = ab.Get<float>();
+    b = bb.Get<float>();
+    d = db.Get<float>();
+    h = hb.Get<half>();
+    m = mb.Get<uint8_t>();
+    for (int i = 0; i < 256; ++i) {
+      a.SetValue(i, static_cast<float>(i));
+      b.SetValue(i, 100.0f);
+    }
+  }
+  void Clear(float v) { Duplicate(d, v, 256); }
+};
+
+static void Lanes() {
+  Bufs t;
+  // Continuous mask 10, two repeats: lanes 0..9 of each 64-float repeat.
+  t.Clear(-1.0f);
+  Add(t.d, t.a, t.b, 10, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+  CHECK(t.d.GetValue(9) == 109.0f && t.d.GetValue(10) == -1.0f);
+  CHECK(t.d.GetValue(64) == 164.0f && t.d.GetValue(73) == 173.0f && t.d.GetValue(74) == -1.0f);
+  CHECK(t.d.GetValue(128) == -1.0f);
+
+  // Bit mask: lanes 0 and 2 only.
+  t.Clear(-1.0f);
+  uint64_t bits[2] = {0x5, 0};
+  Sub(t.d, t.a, t.b, bits, 1, BinaryRepeatParams());
+  CHECK(t.d.GetValue(0) == -100.0f && t.d.GetValue(1) == -1.0f && t.d.GetValue(2) == -98.0f);
+
+  // Source block stride 2: lanes 8..15 read the third block (elements 16..23).
+  t.Clear(-1.0f);
+  Muls(t.d, t.a, 2.0f, 16, 1, UnaryRepeatParams(1, 2, 8, 8));
+  CHECK(t.d.GetValue(7) == 14.0f && t.d.GetValue(8) == 32.0f && t.d.GetValue(15) == 46.0f);
+
+  // Repeat stride 0 on the destination: the last repeat wins.
+  t.Clear(-1.0f);
+  Adds(t.d, t.a, 1.0f, 64, 3, UnaryRepeatParams(1, 1, 0, 8));
+  CHECK(t.d.GetValue(0) == 129.0f && t.d.GetValue(63) == 192.0f && t.d.GetValue(64) == -1.0f);
+
+  // Counter mode: 100 elements whatever repeatTimes says.
+  t.Clear(-1.0f);
+  SetMaskCount();
+  SetVectorMask<float, MaskMode::COUNTER>(0, 100);
+  Add<float, false>(t.d, t.a, t.b, MASK_PLACEHOLDER, 1, BinaryRepeatParams());
+  SetMaskNorm();
+  ResetMask();
+  CHECK(t.d.GetValue(99) == 199.0f && t.d.GetValue(100) == -1.0f);
+
+  // isSetMask = false in normal mode reads the register.
+  t.Clear(-1.0f);
+  SetVectorMask<float>(0, 0x3);
+  Exp<float, false>(t.d, t.a, MASK_PLACEHOLDER, 1, UnaryRepeatParams());
+  CHECK(t.d.GetValue(0) == 1.0f && t.d.GetValue(2) == -1.0f);
+  // ... and a masked call leaves its own mask there.
+  Relu(t.d, t.a, 4, 1, UnaryRepeatParams());
+  t.Clear(-1.0f);
+  Abs<float, false>(t.d, t.a, MASK_PLACEHOLDER, 1, UnaryRepeatParams());
+  CHECK(t.d.GetValue(3) == 3.0f && t.d.GetValue(4) == -1.0f);
+  ResetMask();
+
+  // half: 128 lanes per repeat, mask[1] covers lanes 64..127.
+  Duplicate(t.h, half(0.0f), 256);
+  uint64_t high[2] = {0, 1ull << 63};
+  Adds(t.h, t.h, half(5.0f), high, 1, UnaryRepeatParams());
+  CHECK(static_cast<float>(t.h.GetValue(127)) == 5.0f &&
+        static_cast<float>(t.h.GetValue(126)) == 0.0f);
+
+  // Cast half -> float: 64 lanes (256 bytes of float), the half source advances 4 blocks.
+  for (int i = 0; i < 128; ++i) t.h.SetValue(i, half(static_cast<float>(i)));
+  t.Clear(-1.0f);
+  Cast(t.d, t.h, RoundMode::CAST_NONE, 64, 2, UnaryRepeatParams(1, 1, 8, 4));
+  CHECK(t.d.GetValue(63) == 63.0f && t.d.GetValue(127) == 127.0f);
+
+  // Duplicate with a repeat stride of 16 blocks.
+  t.Clear(-1.0f);
+  Duplicate(t.d, 7.0f, 8, 2, 1, 16);
+  CHECK(t.d.GetValue(7) == 7.0f && t.d.GetValue(8) == -1.0f && t.d.GetValue(128) == 7.0f);
+}
+
+static void Selection() {
+  Bufs t;
+  // Compare: a < 5 over 64 floats sets bits 0..4.
+  Duplicate(t.m.ReinterpretCast<float>(), 0.0f, 16);
+  Duplicate(t.b, 5.0f, 64);
+  Compare(t.m, t.a, t.b, CMPMODE::LT, 64);
+  CHECK(t.m.GetValue(0) == 0x1F && t.m.GetValue(1) == 0);
+  CompareScalar(t.m, t.a, 60.0f, CMPMODE::GE, 64);
+  CHECK(t.m.GetValue(7) == 0xF0 && t.m.GetValue(0) == 0);
+  // NaN: only NE holds.
+  t.d.SetValue(0, NAN);
+  CompareScalar(t.m, t.d, 1.0f, CMPMODE::NE, 64);
+  CHECK((t.m.GetValue(0) & 1) == 1);
+  CompareScalar(t.m, t.d, 1.0f, CMPMODE::EQ, 64);
+  CHECK((t.m.GetValue(0) & 1) == 0);
+  // Compare in repeat form: repeat r's bits start at r * 64.
+  Compare(t.m, t.a, t.b, CMPMODE::GT, 64, 2, BinaryRepeatParams());
+  CHECK(t.m.GetValue(0) == 0xC0 && t.m.GetValue(8) == 0 && t.m.GetValue(15) == 0xFF);
+
+  // Select, two tensors, bits consumed continuously: a where a < 5, else 100.
+  Duplicate(t.b, 100.0f, 256);
+  CompareScalar(t.m, t.a, 5.0f, CMPMODE::LT, 128);
+  Select(t.d, t.m, t.a, t.b, SELMODE::VSEL_TENSOR_TENSOR_MODE, 128);
+  CHECK(t.d.GetValue(4) == 4.0f && t.d.GetValue(5) == 100.0f && t.d.GetValue(127) == 100.0f);
+  // Scalar mode.
+  Select(t.d, t.m, t.a, -3.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+  CHECK(t.d.GetValue(0) == 0.0f && t.d.GetValue(5) == -3.0f);
+  // VSEL_CMPMASK_SPR: the first 64 bits serve every repeat.
+  Select(t.d, t.m, t.a, t.b, SELMODE::VSEL_CMPMASK_SPR, 128);
+  CHECK(t.d.GetValue(64) == 64.0f && t.d.GetValue(69) == 100.0f);
+
+  // Brcb: each of 16 elements fills one block of 8 floats.
+  t.Clear(-1.0f);
+  Brcb(t.d, t.a, 2, BrcbRepeatParams(1, 8));
+  CHECK(t.d.GetValue(0) == 0.0f && t.d.GetValue(7) == 0.0f && t.d.GetValue(8) == 1.0f);
+  CHECK(t.d.GetValue(127) == 15.0f && t.d.GetValue(128) == -1.0f);
+
+  // Gather by byte offsets.
+  LocalTensor<uint32_t> offsets = t.m.ReinterpretCast<uint32_t>();
+  offsets.SetValue(0, 12);
+  offsets.SetValue(1, 0);
+  offsets.SetValue(2, 4);
+  Gather(t.d, t.a, offsets, 8u, 3);
+  CHECK(t.d.GetValue(0) == 5.0f && t.d.GetValue(1) == 2.0f && t.d.GetValue(2) == 3.0f);
+}
+
+// One masked instruction: the launch's counters see 3 repeats of 10 floats.
+static void Counted() {
+  Bufs t;
+  Add(t.d, t.a, t.b, 10, 3, BinaryRepeatParams());
+}
+
+// A bound queue carries x through UB untouched; printing and static tensors.
+static void Debugging(GM_ADDR x, GM_ADDR y) {
+  {
+    TPipe pipe;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+    pipe.InitBuffer(q, 1, 64 * 4);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 64);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, xg, 64);
+    q.EnQue(t);
+    t = q.DeQue<float>();
+    DataCopy(yg, t, 64);
+    q.FreeTensor(t);
+    DumpTensor(xg, 3, 2);
+  }
+  InitSocState();
+  LocalMemAllocator<Hardware::UB> ub;
+  LocalTensor<float> s = ub.Alloc<float, 8>();
+  LocalTensor<int32_t> n = ub.Alloc<int32_t>(4);
+  CHECK(ub.GetCurAddr() == 64);
+  Duplicate(s, 2.5f, 8);
+  Duplicate(n, 7, 4);
+  DumpTensor(s, 1, 3);
+  DumpTensor(n, 2, 2);
+  CHECK(*s.GetPhyAddr(1) == 2.5f);  // an address the kernel can use
+  LocalTensor<float> same(TPosition::VECCALC, 0, 8);
+  CHECK(same.GetValue(7) == 2.5f);
+  PRINTF("block %d of %d\n", static_cast<int>(GetBlockIdx()), static_cast<int>(GetBlockNum()));
+}
+
+static void Broken(const std::string& which) {
+  Bufs t;
+  if (which == "wide-mask") Add(t.d, t.a, t.b, 65, 1, BinaryRepeatParams());
+  uint64_t bits[2] = {1, 1};
+  if (which == "high-bits") Add(t.d, t.a, t.b, bits, 1, BinaryRepeatParams());
+  if (which == "past-end") Adds(t.d, t.a, 1.0f, 64, 5, UnaryRepeatParams());
+  if (which == "select-mode") Select(t.d, t.m, t.a, t.b, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+}
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  std::vector<float> x(64, 1.0f), y(64, 0.0f);
+  x[1] = 2.0f;
+  CannbotTiling tiling{};
+  tiling.block_dim = 1;
+  tiling.dtype_bits = 32;
+  cannbot_ascendc::Launch(tiling, {x.data()}, {y.data()}, {64, 64},
+                          [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR) {
+                            if (mode == "counted") {
+                              Counted();
+                            } else if (mode == "debug") {
+                              Debugging(in[0], out[0]);
+                            } else if (!mode.empty()) {
+                              Broken(mode);
+                            } else {
+                              Lanes();
+                              Selection();
+                            }
+                          });
+  if (mode == "debug") CHECK(y[0] == 1.0f && y[1] == 2.0f && y[63] == 1.0f);
+  std::printf(failures == 0 ? "repeat semantics ok\n" : "repeat semantics FAILED\n");
+  return failures == 0 ? 0 : 1;
+}
+)";
+
+class AscendcRepeatTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto dir = TempDir::Create("cannbot-ascendc-repeat");
+    ASSERT_TRUE(dir.ok());
+    dir_ = new TempDir(std::move(*dir));
+    ASSERT_TRUE(WriteFile(dir_->File("repeat.cpp"), kProgram).ok());
+    ASSERT_TRUE(WriteFile(dir_->File("empty.cpp"), "\n").ok());
+    built_ = testing::CompileKernel(dir_->File("repeat.cpp"), dir_->File("empty.cpp"),
+                                    dir_->File("repeat"));
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static CommandResult Run(const std::string& mode) {
+    SpawnOptions options;
+    options.argv = {dir_->File("repeat")};
+    if (!mode.empty()) options.argv.push_back(mode);
+    auto run = RunCommand(options, std::chrono::milliseconds(20000));
+    EXPECT_TRUE(run.ok());
+    return run.ok() ? *run : CommandResult{};
+  }
+  static TempDir* dir_;
+  static Status built_;
+};
+TempDir* AscendcRepeatTest::dir_ = nullptr;
+Status AscendcRepeatTest::built_ = Status::Ok();
+
+TEST_F(AscendcRepeatTest, LaneModelCompareAndSelectHold) {
+  ASSERT_TRUE(built_.ok()) << built_.message();
+  const CommandResult run = Run("");
+  EXPECT_TRUE(run.exit.Success()) << run.exit.Describe() << "\n" << run.output;
+  EXPECT_NE(run.output.find("repeat semantics ok"), std::string::npos) << run.output;
+}
+
+TEST_F(AscendcRepeatTest, AMaskedInstructionCountsWholeRepeats) {
+  ASSERT_TRUE(built_.ok()) << built_.message();
+  const CommandResult run = Run("counted");
+  ASSERT_TRUE(run.exit.Success()) << run.output;
+  auto stats = ParseStats(run.output);
+  ASSERT_TRUE(stats.ok()) << stats.status().message() << "\n" << run.output;
+  // The set-up is scalar; the masked Add is 3 whole repeats that move 10 floats each.
+  EXPECT_EQ(stats->total.vector_instructions, 1u);
+  EXPECT_EQ(stats->total.vector_repeats, 3u);
+  EXPECT_EQ(stats->total.vector_bytes, 3u * 10u * 4u);
+}
+
+TEST_F(AscendcRepeatTest, BoundQueuesPrintingAndStaticTensorsWork) {
+  ASSERT_TRUE(built_.ok()) << built_.message();
+  const CommandResult run = Run("debug");
+  EXPECT_TRUE(run.exit.Success()) << run.exit.Describe() << "\n" << run.output;
+  EXPECT_NE(run.output.find("repeat semantics ok"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("DumpTensor: desc=3, GM, 2 elements: 1 2\n"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("DumpTensor: desc=1, VECCALC, 3 elements: 2.5 2.5 2.5\n"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("DumpTensor: desc=2, VECCALC, 2 elements: 7 7\n"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("block 0 of 1\n"), std::string::npos) << run.output;
+  auto stats = ParseStats(run.output);
+  ASSERT_TRUE(stats.ok()) << stats.status().message();
+  EXPECT_EQ(stats->total.gm_to_ub_bytes, 256u);
+  EXPECT_EQ(stats->total.ub_to_gm_bytes, 256u);
+}
+
+TEST_F(AscendcRepeatTest, BrokenMasksAndReachesAreNamed) {
+  ASSERT_TRUE(built_.ok()) << built_.message();
+  const struct {
+    const char* mode;
+    const char* rule;
+    const char* says;
+  } cases[] = {
+      {"wide-mask", "bad-argument", "mask 65"},
+      {"high-bits", "bad-argument", "mask[1]"},
+      {"past-end", "ub-out-of-bounds", "Adds"},
+      {"select-mode", "bad-argument", "VSEL_TENSOR_SCALAR_MODE"},
+  };
+  for (const auto& c : cases) {
+    const CommandResult run = Run(c.mode);
+    EXPECT_FALSE(run.exit.Success()) << c.mode;
+    const auto violation = FindViolation(run.output);
+    ASSERT_TRUE(violation.has_value()) << c.mode << ": " << run.output;
+    EXPECT_EQ(violation->rule, c.rule) << c.mode;
+    EXPECT_NE(violation->message.find(c.says), std::string::npos) << violation->message;
+  }
+}
+
+}  // namespace
+}  // namespace cannbot::ascendc
