@@ -95,6 +95,24 @@ class AscendString {
 // An operator handle (check-support callbacks take one); cannbot never calls them.
 class Operator {};
 
+// A graph-level shape: what the host tiling functions of the high-level APIs take.
+class Shape {
+ public:
+  Shape() = default;
+  explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+  size_t GetDimNum() const { return dims_.size(); }
+  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+  std::vector<int64_t> GetDims() const { return dims_; }
+  int64_t GetShapeSize() const {
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return dims_.empty() ? 0 : n;
+  }
+
+ private:
+  std::vector<int64_t> dims_;
+};
+
 struct TypeUtils {
   static bool GetDataTypeLength(DataType t, uint32_t& length) {
     const int n = GetSizeByDataType(t);

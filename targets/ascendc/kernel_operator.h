@@ -61,6 +61,7 @@ struct bfloat16_t {
 #include "cannbot_ascendc_reduce.h"
 #include "cannbot_ascendc_repeat.h"
 #include "cannbot_ascendc_math.h"
+#include "cannbot_ascendc_nn.h"
 #include "cannbot_ascendc_debug.h"
 #include "cannbot_tiling.h"
 

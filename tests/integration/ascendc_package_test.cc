@@ -132,6 +132,26 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExamplePackageTest,
                                            std::pair{"swish", "swish_custom"}),
                          [](const auto& info) { return std::string(info.param.first); });
 
+// A package built on a high-level API: its host tiling calls SoftMaxTilingFunc and embeds
+// SoftMaxTiling in its tiling data; its kernel pads rows to 32-byte blocks and calls SoftMax.
+// Correct in both dtypes of its OpDef on every shape of the softmax op (1 to 4099 columns).
+TEST_F(AscendcPackageTest, ASoftMaxPackageWithHostTilingIsCorrectInEachDtype) {
+  PackageRequest request;
+  request.op = "softmax";
+  auto package = ascendc::LoadPackage(SourcePath("examples/ascendc/packages/softmax_custom"));
+  ASSERT_TRUE(package.ok()) << package.status().ToString();
+  request.candidate = *package;
+  request.seed = 5;
+  auto report = ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 2u);
+  for (const PackageRun& run : report->runs) {
+    ASSERT_TRUE(run.check.has_value()) << run.skipped;
+    EXPECT_TRUE(run.check->ok) << run.check->reason;
+  }
+  EXPECT_TRUE(report->ok()) << report->RenderText();
+}
+
 TEST_F(AscendcPackageTest, ATilingKeyTheKernelHandlesRunsAndOneItDoesNotIsNamed) {
   const std::string branch = "GET_TILING_DATA(tilingData, tiling);\n  if (!TILING_KEY_IS(1) && !TILING_KEY_IS(2)) return;";
   const std::string handled = Variant("key2", "op_host/add_custom.cpp",

@@ -440,6 +440,11 @@ PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
   }
   if (!package.tiling_type.empty()) {
     kernel += "#define CANNBOT_TILING_TYPE " + package.tiling_type + "\n";
+    // CANN generates the kernel's copy of the struct at global scope, so kernels name it
+    // without optiling::.
+    if (package.tiling_type.rfind("optiling::", 0) == 0) {
+      kernel += "using " + package.tiling_type + ";\n";
+    }
   }
   for (const auto& [name, dtype] : combo.dtypes) {
     kernel += "#define DTYPE_" + UpperIdentifier(name) + " " + KernelCType(dtype) + "\n";
