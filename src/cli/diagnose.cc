@@ -3,16 +3,21 @@
 //
 //   cannbot diagnose PROFILE [--format F] [--kernel NAME] [--device NAME] [--json]
 //   cannbot diagnose --op OP --source FILE [--json]      (self-profile, then diagnose)
+//   cannbot diagnose --target ascendc --op OP (--source FILE | --package DIR)
+//                                                        (the cost model's profile of the
+//                                                         emulated launch, then diagnose)
 #include <cstdio>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/engine/ascendc_profile.h"
 #include "cannbot/engine/engine.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/store/store.h"
+#include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/validator/validator.h"
 #include "cli/commands.h"
@@ -28,6 +33,8 @@ struct DiagnoseFlags {
   bool json = false;
   std::string op;
   std::string source;
+  std::string package;  // --package: an Ascend C operator package (--target ascendc)
+  std::string target_name{target::Default().name()};
   std::string db;
   bool no_counters = false;
   bool insecure_sandbox = false;  // --insecure-sandbox
@@ -39,16 +46,42 @@ struct Loaded {
   std::string origin;  // "profile.csv (msprof op_summary CSV, detected)"
 };
 
-Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& registry) {
-  CANNBOT_ASSIGN_OR_RETURN(const ops::OpSpec* op, engine::FindOp(registry, flags.op));
+// An Ascend C kernel or package: the cost model's profile of its emulated launch.
+Result<Loaded> EstimatedProfile(const DiagnoseFlags& flags, const ops::Registry& registry,
+                                validator::Validator& validator) {
+  if (!flags.package.empty()) {
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package, ascendc::LoadPackage(flags.package));
+    CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimatePackageProfile(
+                                                     validator, registry, flags.op, package));
+    return Loaded{std::move(p), flags.package + " (emulated as " + flags.op +
+                                    ", estimated by the cost model)"};
+  }
   auto text = ReadFile(flags.source, 4u << 20);
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
+  CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimateAscendcProfile(
+                                                   validator, flags.op, {flags.source, *text}));
+  return Loaded{std::move(p),
+                flags.source + " (emulated as " + flags.op + ", estimated by the cost model)"};
+}
+
+Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& registry) {
+  CANNBOT_ASSIGN_OR_RETURN(const ops::OpSpec* op, engine::FindOp(registry, flags.op));
+  CANNBOT_ASSIGN_OR_RETURN(const target::Target* target,
+                           target::Parse(flags.target_name, "--target"));
+  const bool ascendc = target->name() == "ascendc";
+  if (!flags.package.empty() && !ascendc) {
+    return Status::InvalidArgument("--package takes an Ascend C operator package: add --target "
+                                   "ascendc");
+  }
   auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
   if (!store.ok()) return store.status();
   // Through a Validator, so a user's op is checked against its own (sandboxed) reference.
   validator::ValidatorConfig config;
   config.insecure_sandbox = flags.insecure_sandbox;
   validator::Validator validator(config, store->get(), registry);
+  if (ascendc) return EstimatedProfile(flags, registry, validator);
+  auto text = ReadFile(flags.source, 4u << 20);
+  if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
   CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
                            validator.MeasureProfile(op->name, {flags.source, *text}, std::nullopt,
                                                     op, !flags.no_counters));
@@ -88,20 +121,22 @@ void PrintTable(const Loaded& loaded, const profile::KernelProfile& kernel,
 }
 
 int Run(const DiagnoseFlags& flags, const ops::Registry& registry) {
-  const bool self = !flags.op.empty() || !flags.source.empty();
+  const bool self = !flags.op.empty() || !flags.source.empty() || !flags.package.empty();
   if (self == !flags.profile.empty()) {
     return ReportError(Status::InvalidArgument(
-                           "give either a PROFILE file or --op OP with --source FILE"),
+                           "give either a PROFILE file or --op OP with --source FILE (or "
+                           "--package DIR with --target ascendc)"),
                        flags.json);
   }
-  if (self && (flags.op.empty() || flags.source.empty())) {
-    return ReportError(Status::InvalidArgument("self-profiling needs both --op and --source"),
+  if (self && (flags.op.empty() || flags.source.empty() == flags.package.empty())) {
+    return ReportError(Status::InvalidArgument("self-profiling needs --op and one of --source "
+                                               "or --package"),
                        flags.json);
   }
   auto loaded = self ? SelfProfile(flags, registry) : Import(flags);
   if (!loaded.ok()) return ReportError(loaded.status(), flags.json);
   std::string why;
-  auto picked = loaded->profile.Pick(self ? "" : flags.kernel, &why);
+  auto picked = loaded->profile.Pick(flags.kernel, &why);
   if (!picked.ok()) {
     return ReportError(picked.status().WithContext(flags.profile.empty() ? flags.source
                                                                          : flags.profile),
@@ -139,7 +174,14 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
                   "Device the profile was taken on, e.g. Ascend910B3 (gives the core count)");
   cmd->add_option("--op", flags->op, "Self-profile: the built-in op the kernel implements");
   cmd->add_option("--source,--kernel-source", flags->source,
-                  "Self-profile: the kernel source to time on this CPU");
+                  "Self-profile: the kernel source to time on this CPU (with --target ascendc: "
+                  "to estimate from its emulated launch)");
+  cmd->add_option("--package", flags->package,
+                  "Self-profile an Ascend C operator package (op_host/ + op_kernel/) from its "
+                  "emulated launch, every dtype combination (--target ascendc)");
+  cmd->add_option("--target", flags->target_name,
+                  "Self-profile: what the kernel is written for: " + target::Names())
+      ->capture_default_str();
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
   cmd->add_option("--db", flags->db,
                   "Store file for the compile cache and machine model (default: " +

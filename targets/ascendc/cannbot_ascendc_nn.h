@@ -12,6 +12,8 @@
 // - LayerNorm over H of [B, S, H]: mean and (population) variance per row into outputMean and
 //   outputVariance ([B * S]), output = (x - mean) / sqrt(variance + epsilon) * gamma + beta.
 // - RmsNorm over H: dst = x / sqrt(mean(x^2) + epsilon) * gamma.
+// - Sum and Mean over the last axis of [outter, inner] (inner: n padded to 32 bytes): one value
+//   per row, the first n elements summed (in float) or averaged, into dst[0 .. outter).
 // The temporary-buffer argument is accepted and must be a valid tensor; nothing is kept in it.
 // Each call is counted as the basic instructions the library builds it from (the cost model
 // sees a high-level call as what it costs on the vector unit).
@@ -229,6 +231,63 @@ inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLoc
                     const RmsNormTiling& tiling) {
   cannbot_detail::Operand(sharedTmpBuffer, 0, "RmsNorm", cannbot_detail::Access::kReadWrite);
   RmsNorm<T>(dstLocal, srcLocal, gammaLocal, epsilon, tiling);
+}
+
+// ---- Sum / Mean over the last axis ----
+struct SumParams {
+  uint32_t outter = 1;
+  uint32_t inner = 0;
+  uint32_t n = 0;
+};
+struct MeanParams {
+  uint32_t outter = 1;
+  uint32_t inner = 0;
+  uint32_t n = 0;
+};
+
+namespace cannbot_detail {
+template <typename T, typename Params>
+inline void RowTotals(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Params& p,
+                      bool mean, const char* api) {
+  static_assert(kVectorFloat<T>, "Sum and Mean take half or float");
+  if (p.n == 0 || p.n > p.inner) {
+    cannbot_ascendc::Violation("bad-argument", "%s with n = %u of inner = %u: n must be 1..inner",
+                               api, p.n, p.inner);
+  }
+  const Rows r = CheckRows<T>(p.outter, p.inner, p.n, api);
+  Operand(src, static_cast<int64_t>(r.rows) * r.stride, api, Access::kRead);
+  Operand(dst, r.rows, api, Access::kWrite, /*element_aligned=*/true);
+  for (uint32_t row = 0; row < r.rows; ++row) {
+    const T* x = src.cb_data_ + static_cast<uint64_t>(row) * r.stride;
+    float total = 0.0f;
+    for (uint32_t j = 0; j < r.valid; ++j) total += static_cast<float>(x[j]);
+    dst.cb_data_[row] = static_cast<T>(mean ? total / static_cast<float>(r.valid) : total);
+  }
+  CountPasses(static_cast<uint64_t>(r.rows) * r.stride, mean ? 3 : 2, 0);
+}
+}  // namespace cannbot_detail
+
+template <typename T, int32_t... kOptions>
+inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                const SumParams& sumParams) {
+  cannbot_detail::RowTotals(dstTensor, srcTensor, sumParams, false, "Sum");
+}
+template <typename T, int32_t... kOptions>
+inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams) {
+  cannbot_detail::Operand(sharedTmpBuffer, 0, "Sum", cannbot_detail::Access::kReadWrite);
+  cannbot_detail::RowTotals(dstTensor, srcTensor, sumParams, false, "Sum");
+}
+template <typename T, typename accType = T, bool... kOptions>
+inline void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const MeanParams& meanParams) {
+  cannbot_detail::RowTotals(dstTensor, srcTensor, meanParams, true, "Mean");
+}
+template <typename T, typename accType = T, bool... kOptions>
+inline void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const MeanParams& meanParams) {
+  cannbot_detail::Operand(sharedTmpBuffer, 0, "Mean", cannbot_detail::Access::kReadWrite);
+  cannbot_detail::RowTotals(dstTensor, srcTensor, meanParams, true, "Mean");
 }
 
 }  // namespace AscendC

@@ -135,6 +135,18 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
   return true;
 }
 
+// Sum and Mean over rows of n elements: no tiling struct, only the temporary sizes.
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t, const uint32_t, const bool,
+                                uint32_t& maxValue, uint32_t& minValue) {
+  minValue = 32u;
+  maxValue = n * 4u + 32u;
+}
+inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t, const uint32_t, const bool,
+                                 uint32_t& maxValue, uint32_t& minValue) {
+  minValue = 32u;
+  maxValue = n * 4u + 32u;
+}
+
 }  // namespace AscendC
 
 #endif  // CANNBOT_HOST_TILING_H

@@ -1,5 +1,5 @@
 // The normalisation APIs of the emulated high-level library (SoftMax with and without its
-// statistics, with padded rows and half data; LayerNorm; RmsNorm) against loops written from
+// statistics, with padded rows and half data; LayerNorm; RmsNorm; Sum; Mean) against loops written from
 // their documented formulas, each driven by the tiling its host tiling function fills
 // (tiling/tiling_api.h), all checked from inside a kernel.
 #include <string>
@@ -89,6 +89,11 @@ static void Body() {
     for (int j = 0; j < 16; ++j)
       CHECK(Near(y.GetValue(r * 16 + j), (x.GetValue(r * 16 + j) - mu) / std::sqrt(v + 1e-5f) * g.GetValue(j) + b.GetValue(j)));
   }
+  // Sum and Mean of the first 5 of each 16-wide row.
+  Sum<float>(mean, x, SumParams{3, 16, 5});
+  CHECK(Near(mean.GetValue(1), x.GetValue(16) + x.GetValue(17) + x.GetValue(18) + x.GetValue(19) + x.GetValue(20)));
+  Mean<float>(var, x, tmp, MeanParams{3, 16, 5});
+  CHECK(Near(var.GetValue(2), (x.GetValue(32) + x.GetValue(33) + x.GetValue(34) + x.GetValue(35) + x.GetValue(36)) / 5));
   // RmsNorm.
   RmsNorm<float>(y, x, g, 1e-6f, g_rmsnorm);
   for (int r = 0; r < 3; ++r) {
@@ -139,11 +144,11 @@ TEST(AscendcNnTest, NormalisationApisFollowTheirFormulas) {
   ASSERT_TRUE(run.ok());
   EXPECT_TRUE(run->exit.Success()) << run->exit.Describe() << "\n" << run->output;
   EXPECT_NE(run->output.find("nn ok"), std::string::npos) << run->output;
-  // Each call counts as the passes it is built from: 3 SoftMax x 5, LayerNorm 13, RmsNorm 7,
-  // and the one Duplicate.
+  // Each call counts as the passes it is built from: 3 SoftMax x 5, LayerNorm 13, Sum 2,
+  // Mean 3, RmsNorm 7, and the one Duplicate.
   auto stats = ParseStats(run->output);
   ASSERT_TRUE(stats.ok()) << stats.status().message();
-  EXPECT_EQ(stats->total.vector_instructions, 3u * 5u + 13u + 7u + 1u);
+  EXPECT_EQ(stats->total.vector_instructions, 3u * 5u + 13u + 2u + 3u + 7u + 1u);
   EXPECT_EQ(stats->total.vector_complex_repeats, 3u * 2u + 2u + 1u);
 }
 

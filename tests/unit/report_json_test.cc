@@ -140,6 +140,16 @@ class Gen {
     p.estimated = Coin();
     p.device = Coin() ? "" : Text();
     p.estimate_detail = Coin() ? "" : Text();
+    if (Coin()) {
+      profile::KernelProfile k;
+      k.name = Text();
+      k.core_type = "AI_VECTOR_CORE";
+      k.launches = 1;
+      k.duration_us = 0.5 * Below(100000);
+      k.block_dim = 1 + Below(64);
+      k.metrics["vec_ratio"] = {0.25 * Below(5), "ratio", Text()};
+      p.candidate_profile = k;
+    }
     return p;
   }
 

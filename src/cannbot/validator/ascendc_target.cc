@@ -6,6 +6,7 @@
 #include "cannbot/ascendc/contract.h"
 #include "cannbot/ascendc/cost_model.h"
 #include "cannbot/ascendc/precision.h"
+#include "cannbot/ascendc/estimated_profile.h"
 #include "cannbot/ascendc/stats.h"
 #include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
@@ -283,6 +284,10 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     if (estimates[role].total_us < floor) {
       estimates[role].total_us = floor;
       estimates[role].bound = "size-floor";  // Describe(): "size-floor-bound"
+    }
+    if (role == 1) {
+      report.candidate_profile =
+          ascendc::EstimatedKernel(spec.name, *stats, estimates[role], device);
     }
   }
   auto timing = [&](const ascendc::CostEstimate& e) {

@@ -30,9 +30,11 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "cannbot/ops/op_spec.h"
+#include "cannbot/profile/profile.h"
 #include "cannbot/util/stats.h"
 #include "cannbot/validator/edge_check.h"
 #include "cannbot/validator/kernel_runner.h"
@@ -78,6 +80,9 @@ struct PerfReport {
   bool estimated = false;
   std::string device;           // what the estimate is for
   std::string estimate_detail;  // the cost model's breakdown
+  // What a profiler would show for the candidate on the perf shape, where the target can say
+  // without the hardware (ascendc: the cost model's pipe shares, ascendc/estimated_profile.h).
+  std::optional<profile::KernelProfile> candidate_profile;
 };
 
 // Errors are the validator's own (cannot start the runner); a misbehaving kernel is a report.

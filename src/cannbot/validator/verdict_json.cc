@@ -242,6 +242,11 @@ Json PerfToJson(const PerfReport& p) {
               {"device", p.device},
               {"estimate_detail", p.estimate_detail}};
   if (!p.child_output.empty()) out["kernel_output"] = p.child_output;
+  if (p.candidate_profile) {  // a profile of its one kernel, in the profile JSON format
+    profile::Profile one;
+    one.kernels.push_back(*p.candidate_profile);
+    out["candidate_profile"] = one.ToJson();
+  }
   return out;
 }
 
@@ -265,6 +270,14 @@ Result<PerfReport> PerfFromJson(const Json& json, const std::string& path) {
   f.Read("estimate_detail", &p.estimate_detail);
   f.ReadIfPresent("kernel_output", &p.child_output);
   CANNBOT_RETURN_IF_ERROR(f.status());
+  if (auto it = json.find("candidate_profile"); it != json.end()) {
+    Result<profile::Profile> one = profile::Profile::FromJson(*it);
+    if (!one.ok()) return one.status().WithContext(path + ".candidate_profile");
+    if (one->kernels.size() != 1) {
+      return Status::InvalidArgument(path + ".candidate_profile: expected one kernel");
+    }
+    p.candidate_profile = one->kernels.front();
+  }
   return p;
 }
 

@@ -1,0 +1,83 @@
+#include "cannbot/engine/ascendc_profile.h"
+
+#include "cannbot/ascendc/estimated_profile.h"
+#include "cannbot/engine/package_validation.h"
+#include "cannbot/target/registry.h"
+
+namespace cannbot::engine {
+namespace {
+
+profile::Profile Estimated(const std::string& device, const std::string& shape) {
+  profile::Profile p;
+  p.source_tool = ascendc::kEstimatedProfileTool;
+  p.device = device;
+  p.notes.push_back("estimated by cannbot's cost model of the emulated launch on the perf shape (" +
+                    shape + "), not measured; docs/ascendc.md says how, and within what "
+                    "error of published measurements");
+  return p;
+}
+
+// Why a verdict carries no estimated profile.
+std::string WhyNoProfile(const validator::Verdict& v) {
+  return "it did not reach the cost model: rejected at " + validator::LayerName(v.layer) +
+         ": " + v.reason;
+}
+
+}  // namespace
+
+Result<profile::Profile> EstimateAscendcProfile(validator::Validator& validator,
+                                                const std::string& op,
+                                                const validator::KernelSource& kernel) {
+  CANNBOT_ASSIGN_OR_RETURN(const target::Target* ascendc, target::Parse("ascendc"));
+  validator::ValidationRequest request;
+  request.op = op;
+  request.candidate = kernel;
+  request.baseline = kernel;
+  request.target = ascendc;
+  CANNBOT_ASSIGN_OR_RETURN(validator::Verdict verdict, validator.Validate(request));
+  if (!verdict.perf || !verdict.perf->candidate_profile) {
+    return Status::InvalidArgument(kernel.name + " has no estimated profile: " +
+                                   WhyNoProfile(verdict));
+  }
+  profile::Profile p = Estimated(verdict.perf->device, verdict.perf->shape);
+  p.kernels.push_back(*verdict.perf->candidate_profile);
+  p.kernels.back().name = kernel.name;
+  p.kernels.back().type = op;
+  return p;
+}
+
+Result<profile::Profile> EstimatePackageProfile(validator::Validator& validator,
+                                                const ops::Registry& registry,
+                                                const std::string& op,
+                                                const ascendc::Package& package) {
+  PackageRequest request;
+  request.op = op;
+  request.candidate = package;
+  request.baseline = package;
+  CANNBOT_ASSIGN_OR_RETURN(PackageReport report, ValidatePackage(validator, registry, request));
+  std::optional<profile::Profile> p;
+  std::string why;
+  for (const PackageRun& run : report.runs) {
+    const std::string name = package.entry + " (" + run.combo.Describe() + ")";
+    if (!run.skipped.empty()) {
+      why += (why.empty() ? "" : "; ") + name + " skipped: " + run.skipped;
+      continue;
+    }
+    if (!run.verdict || !run.verdict->perf || !run.verdict->perf->candidate_profile) {
+      why += (why.empty() ? "" : "; ") + name + ": " +
+             (run.verdict ? WhyNoProfile(*run.verdict) : std::string("no verdict"));
+      continue;
+    }
+    if (!p) p = Estimated(run.verdict->perf->device, run.verdict->perf->shape);
+    p->kernels.push_back(*run.verdict->perf->candidate_profile);
+    p->kernels.back().name = name;
+    p->kernels.back().type = op;
+  }
+  if (!p) {
+    return Status::InvalidArgument(package.Describe() + " has no estimated profile: " + why);
+  }
+  if (!why.empty()) p->notes.push_back("not profiled: " + why);
+  return *p;
+}
+
+}  // namespace cannbot::engine
