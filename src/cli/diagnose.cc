@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cannbot/diagnosis/diagnosis.h"
-#include "cannbot/engine/ascendc_profile.h"
+#include "cannbot/engine/estimated_profile.h"
 #include "cannbot/engine/engine.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
@@ -48,7 +48,7 @@ struct Loaded {
 
 // An Ascend C kernel or package: the cost model's profile of its emulated launch.
 Result<Loaded> EstimatedProfile(const DiagnoseFlags& flags, const ops::Registry& registry,
-                                validator::Validator& validator) {
+                                const target::Target& target, validator::Validator& validator) {
   if (!flags.package.empty()) {
     CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package, ascendc::LoadPackage(flags.package));
     CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimatePackageProfile(
@@ -58,8 +58,8 @@ Result<Loaded> EstimatedProfile(const DiagnoseFlags& flags, const ops::Registry&
   }
   auto text = ReadFile(flags.source, 4u << 20);
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
-  CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimateAscendcProfile(
-                                                   validator, flags.op, {flags.source, *text}));
+  CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimateProfile(validator, target, flags.op,
+                                                                       {flags.source, *text}));
   return Loaded{std::move(p),
                 flags.source + " (emulated as " + flags.op + ", estimated by the cost model)"};
 }
@@ -68,8 +68,7 @@ Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& regi
   CANNBOT_ASSIGN_OR_RETURN(const ops::OpSpec* op, engine::FindOp(registry, flags.op));
   CANNBOT_ASSIGN_OR_RETURN(const target::Target* target,
                            target::Parse(flags.target_name, "--target"));
-  const bool ascendc = target->name() == "ascendc";
-  if (!flags.package.empty() && !ascendc) {
+  if (!flags.package.empty() && target->name() != "ascendc") {
     return Status::InvalidArgument("--package takes an Ascend C operator package: add --target "
                                    "ascendc");
   }
@@ -79,7 +78,8 @@ Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& regi
   validator::ValidatorConfig config;
   config.insecure_sandbox = flags.insecure_sandbox;
   validator::Validator validator(config, store->get(), registry);
-  if (ascendc) return EstimatedProfile(flags, registry, validator);
+  // A target that does not run here: its perf layer's estimate of the kernel.
+  if (!target->RunsOnThisCpu()) return EstimatedProfile(flags, registry, *target, validator);
   auto text = ReadFile(flags.source, 4u << 20);
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
   CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,

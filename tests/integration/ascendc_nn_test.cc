@@ -11,7 +11,7 @@
 namespace cannbot::ascendc {
 namespace {
 
-constexpr const char* kProgram = R"cb(
+constexpr const char* kNnProgram = R"cb(
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -132,7 +132,7 @@ int main() {
 TEST(AscendcNnTest, NormalisationApisFollowTheirFormulas) {
   auto dir = TempDir::Create("cannbot-ascendc-nn");
   ASSERT_TRUE(dir.ok());
-  ASSERT_TRUE(WriteFile(dir->File("nn.cpp"), kProgram).ok());
+  ASSERT_TRUE(WriteFile(dir->File("nn.cpp"), kNnProgram).ok());
   ASSERT_TRUE(WriteFile(dir->File("empty.cpp"), "\n").ok());
   const Status built = testing::CompileKernel(
       dir->File("nn.cpp"), dir->File("empty.cpp"), dir->File("nn"),

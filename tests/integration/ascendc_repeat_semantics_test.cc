@@ -11,7 +11,7 @@
 namespace cannbot::ascendc {
 namespace {
 
-constexpr const char* kProgram = R"(
+constexpr const char* kRepeatProgram = R"(
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -244,7 +244,7 @@ class AscendcRepeatTest : public ::testing::Test {
     auto dir = TempDir::Create("cannbot-ascendc-repeat");
     ASSERT_TRUE(dir.ok());
     dir_ = new TempDir(std::move(*dir));
-    ASSERT_TRUE(WriteFile(dir_->File("repeat.cpp"), kProgram).ok());
+    ASSERT_TRUE(WriteFile(dir_->File("repeat.cpp"), kRepeatProgram).ok());
     ASSERT_TRUE(WriteFile(dir_->File("empty.cpp"), "\n").ok());
     built_ = testing::CompileKernel(dir_->File("repeat.cpp"), dir_->File("empty.cpp"),
                                     dir_->File("repeat"));

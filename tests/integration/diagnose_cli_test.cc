@@ -3,6 +3,7 @@
 // and self-profiling a kernel source.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -241,6 +242,55 @@ TEST(DiagnoseCliTest, SelfProfilesAKernelSourceWithoutAProfile) {
   EXPECT_EQ(wrong.exit_code, 2);
   EXPECT_NE(wrong.output.find("is not a correct swish kernel"), std::string::npos)
       << wrong.output;
+}
+
+// An Ascend C kernel without a profiler: the cost model's estimate of its emulated launch is
+// the profile. The slow add (one core, element by element) is scalar-bound on a narrow launch;
+// the fast package (every core streaming) is bound by its copies in every dtype.
+std::vector<std::string> Findings(const nlohmann::json& diagnosis) {
+  std::vector<std::string> found;
+  for (const auto& f : diagnosis["findings"]) found.push_back(f["bottleneck"]);
+  return found;
+}
+
+TEST(DiagnoseCliTest, AnAscendcKernelIsDiagnosedFromItsEmulatedLaunch) {
+  const std::string db = "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db";
+  DiagnoseCli slow = Diagnose({"--target", "ascendc", "--op", "add", "--source",
+                               SourcePath("examples/ascendc/add_slow.cpp"), "--json", db});
+  ASSERT_EQ(slow.exit_code, 0) << slow.output;
+  nlohmann::json out = ParseDiagnoseJson(slow.output);
+  ASSERT_TRUE(out.is_object()) << slow.output;
+  EXPECT_EQ(out["profile"]["source_tool"], "cannbot-cost-model");
+  const nlohmann::json& kernel = out["profile"]["kernels"][0];
+  EXPECT_EQ(kernel["block_dim"], 1);
+  EXPECT_GT(kernel["metrics"]["scalar_ratio"]["value"].get<double>(), 0.5);
+  const std::vector<std::string> found = Findings(out["diagnosis"]);
+  for (const char* id : {"low_vectorization", "core_imbalance"}) {
+    EXPECT_NE(std::find(found.begin(), found.end(), id), found.end()) << id << slow.output;
+  }
+
+  DiagnoseCli fast = Diagnose({"--target", "ascendc", "--op", "add", "--package",
+                               SourcePath("examples/ascendc/packages/add_custom_fast"), "--json",
+                               "--kernel", "x=float16", db});
+  ASSERT_EQ(fast.exit_code, 0) << fast.output;
+  out = ParseDiagnoseJson(fast.output);
+  ASSERT_TRUE(out.is_object()) << fast.output;
+  EXPECT_EQ(out["profile"]["kernels"].size(), 3u);  // one per dtype combination
+  EXPECT_NE(out["diagnosis"]["kernel"].get<std::string>().find("x=float16"), std::string::npos);
+  EXPECT_EQ(Findings(out["diagnosis"]).front(), "memory_bound") << fast.output;
+
+  // A CPU kernel is not an Ascend C kernel: said, not diagnosed.
+  DiagnoseCli cpu = Diagnose({"--target", "ascendc", "--op", "swish", "--source",
+                              SourcePath("examples/swish/naive.cpp"), db});
+  EXPECT_EQ(cpu.exit_code, 2);
+  EXPECT_NE(cpu.output.find("has no estimated profile: it did not reach the cost model: "
+                            "rejected at compile"),
+            std::string::npos)
+      << cpu.output;
+  EXPECT_EQ(Diagnose({"--op", "add", "--package",
+                      SourcePath("examples/ascendc/packages/add_custom_fast")})
+                .exit_code,
+            2);  // --package needs --target ascendc
 }
 
 }  // namespace

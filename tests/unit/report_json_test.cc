@@ -142,12 +142,12 @@ class Gen {
     p.estimate_detail = Coin() ? "" : Text();
     if (Coin()) {
       profile::KernelProfile k;
-      k.name = Text();
+      k.name = "kernel " + std::to_string(Below(100));  // profiles name their kernels
       k.core_type = "AI_VECTOR_CORE";
       k.launches = 1;
       k.duration_us = 0.5 * Below(100000);
       k.block_dim = 1 + Below(64);
-      k.metrics["vec_ratio"] = {0.25 * Below(5), "ratio", Text()};
+      k.metrics["vec_ratio"] = {0.25 * Below(5), "ratio", Coin() ? "" : "estimated"};
       p.candidate_profile = k;
     }
     return p;

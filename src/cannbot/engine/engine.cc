@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "cannbot/diagnosis/diagnosis.h"
+#include "cannbot/engine/estimated_profile.h"
 #include "cannbot/engine/providers.h"
 #include "cannbot/ops/op_spec_file.h"
 #include "cannbot/optimize/skill_pick.h"
@@ -56,7 +57,16 @@ Result<profile::Profile> ProfileFor(const JobSpec& spec, const ops::OpSpec& op,
   }
   profile.source_tool = "none";
   report->profile_source = "none given";
-  if (!target.RunsOnThisCpu()) return profile;
+  if (!target.RunsOnThisCpu()) {
+    // No hardware here: what the target's perf layer estimates for the kernel, where it can.
+    auto estimated = EstimateProfile(validator, target, op.name, {spec.name, spec.source}, &op);
+    if (!estimated.ok()) {
+      report->notes.push_back("no estimated profile: " + estimated.status().message());
+      return profile;
+    }
+    report->profile_source = "estimated by the cost model (no profile given)";
+    return std::move(estimated).value();
+  }
   // No profiler output: measure the kernel here, so the diagnosis (and the recipes and skills
   // it selects) rests on this machine's numbers rather than on nothing.
   auto measured =

@@ -1,8 +1,7 @@
-#include "cannbot/engine/ascendc_profile.h"
+#include "cannbot/engine/estimated_profile.h"
 
 #include "cannbot/ascendc/estimated_profile.h"
 #include "cannbot/engine/package_validation.h"
-#include "cannbot/target/registry.h"
 
 namespace cannbot::engine {
 namespace {
@@ -11,33 +10,38 @@ profile::Profile Estimated(const std::string& device, const std::string& shape) 
   profile::Profile p;
   p.source_tool = ascendc::kEstimatedProfileTool;
   p.device = device;
-  p.notes.push_back("estimated by cannbot's cost model of the emulated launch on the perf shape (" +
-                    shape + "), not measured; docs/ascendc.md says how, and within what "
-                    "error of published measurements");
+  p.notes.push_back("estimated, not measured: the cost model of " + device +
+                    " on the perf shape (" + shape + "); docs/ascendc.md says how, and within "
+                    "what error of published measurements");
   return p;
 }
 
 // Why a verdict carries no estimated profile.
 std::string WhyNoProfile(const validator::Verdict& v) {
-  return "it did not reach the cost model: rejected at " + validator::LayerName(v.layer) +
-         ": " + v.reason;
+  return std::string("it did not reach the cost model: rejected at ") +
+         validator::LayerName(v.layer) + ": " + v.reason;
 }
 
 }  // namespace
 
-Result<profile::Profile> EstimateAscendcProfile(validator::Validator& validator,
-                                                const std::string& op,
-                                                const validator::KernelSource& kernel) {
-  CANNBOT_ASSIGN_OR_RETURN(const target::Target* ascendc, target::Parse("ascendc"));
+Result<profile::Profile> EstimateProfile(validator::Validator& validator,
+                                         const target::Target& target, const std::string& op,
+                                         const validator::KernelSource& kernel,
+                                         const ops::OpSpec* spec) {
   validator::ValidationRequest request;
   request.op = op;
   request.candidate = kernel;
   request.baseline = kernel;
-  request.target = ascendc;
+  request.target = &target;
+  request.spec = spec;
   CANNBOT_ASSIGN_OR_RETURN(validator::Verdict verdict, validator.Validate(request));
   if (!verdict.perf || !verdict.perf->candidate_profile) {
-    return Status::InvalidArgument(kernel.name + " has no estimated profile: " +
-                                   WhyNoProfile(verdict));
+    const bool reached = verdict.perf && verdict.perf->estimated && verdict.perf->ok;
+    return Status::InvalidArgument(
+        kernel.name + " has no estimated profile: " +
+        (reached || target.RunsOnThisCpu()
+             ? "the " + std::string(target.name()) + " target estimates none"
+             : WhyNoProfile(verdict)));
   }
   profile::Profile p = Estimated(verdict.perf->device, verdict.perf->shape);
   p.kernels.push_back(*verdict.perf->candidate_profile);
