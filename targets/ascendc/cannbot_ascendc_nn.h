@@ -154,7 +154,7 @@ inline void NormRows(const LocalTensor<T>& dst, const LocalTensor<T>* mean,
 template <typename T, bool... kOptions>
 inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
                     const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
-                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shape = {}) {
+                    const cannbot_tiling::SoftMaxTiling& tiling, const SoftMaxShapeInfo& shape = {}) {
   const auto r = cannbot_detail::CheckRows<T>(shape.srcM ? shape.srcM : tiling.srcM,
                                               shape.srcK ? shape.srcK : tiling.srcK,
                                               shape.oriSrcK, "SoftMax");
@@ -163,7 +163,7 @@ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTe
 template <typename T = half, bool... kOptions>
 inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
                     const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
-                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shape = {}) {
+                    const cannbot_tiling::SoftMaxTiling& tiling, const SoftMaxShapeInfo& shape = {}) {
   const auto r = cannbot_detail::CheckRows<half>(shape.srcM ? shape.srcM : tiling.srcM,
                                                  shape.srcK ? shape.srcK : tiling.srcK,
                                                  shape.oriSrcK, "SoftMax");
@@ -172,7 +172,7 @@ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>
 template <typename T, bool... kOptions, typename U>
 inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<U>& sumTensor,
                     const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor,
-                    const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const cannbot_tiling::SoftMaxTiling& tiling,
                     const SoftMaxShapeInfo& shape = {}) {
   cannbot_detail::Operand(sharedTmpBuffer, 0, "SoftMax", cannbot_detail::Access::kReadWrite);
   const auto r = cannbot_detail::CheckRows<T>(shape.srcM ? shape.srcM : tiling.srcM,
@@ -183,7 +183,7 @@ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<U>& sumTe
 // Without the statistics outputs.
 template <typename T, bool... kOptions>
 inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shape = {}) {
+                    const cannbot_tiling::SoftMaxTiling& tiling, const SoftMaxShapeInfo& shape = {}) {
   const auto r = cannbot_detail::CheckRows<T>(shape.srcM ? shape.srcM : tiling.srcM,
                                               shape.srcK ? shape.srcK : tiling.srcK,
                                               shape.oriSrcK, "SoftMax");
@@ -196,7 +196,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
                       const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
                       const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                       const typename cannbot_detail::NonDeduced<T>::type epsilon,
-                      const LayerNormTiling& tiling) {
+                      const cannbot_tiling::LayerNormTiling& tiling) {
   const auto r = cannbot_detail::CheckRows<T>(tiling.bLength * tiling.sLength, tiling.hLength,
                                               tiling.originalHLength, "LayerNorm");
   cannbot_detail::NormRows(output, &outputMean, &outputVariance, inputX, gamma, &beta,
@@ -208,7 +208,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
                       const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                       const LocalTensor<uint8_t>& sharedTmpBuffer,
                       const typename cannbot_detail::NonDeduced<T>::type epsilon,
-                      const LayerNormTiling& tiling) {
+                      const cannbot_tiling::LayerNormTiling& tiling) {
   cannbot_detail::Operand(sharedTmpBuffer, 0, "LayerNorm", cannbot_detail::Access::kReadWrite);
   LayerNorm<T>(output, outputMean, outputVariance, inputX, gamma, beta, epsilon, tiling);
 }
@@ -218,7 +218,7 @@ template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                     const LocalTensor<T>& gammaLocal,
                     const typename cannbot_detail::NonDeduced<T>::type epsilon,
-                    const RmsNormTiling& tiling) {
+                    const cannbot_tiling::RmsNormTiling& tiling) {
   const auto r = cannbot_detail::CheckRows<T>(tiling.bLength * tiling.sLength, tiling.hLength,
                                               tiling.originalHLength, "RmsNorm");
   cannbot_detail::NormRows<T>(dstLocal, nullptr, nullptr, srcLocal, gammaLocal, nullptr,
@@ -228,7 +228,7 @@ template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                     const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
                     const typename cannbot_detail::NonDeduced<T>::type epsilon,
-                    const RmsNormTiling& tiling) {
+                    const cannbot_tiling::RmsNormTiling& tiling) {
   cannbot_detail::Operand(sharedTmpBuffer, 0, "RmsNorm", cannbot_detail::Access::kReadWrite);
   RmsNorm<T>(dstLocal, srcLocal, gammaLocal, epsilon, tiling);
 }

@@ -1,8 +1,9 @@
 // cannbot_host_tiling.h: the host side of the Ascend C high-level APIs an operator package's
 // tiling function calls (`tiling/tiling_api.h`): the temporary-buffer size queries and the
 // tiling functions of SoftMax, LayerNorm and RmsNorm, filling the structs of
-// cannbot_tiling_types.h (also reachable as optiling::SoftMaxTiling and friends, the names
-// TILING_DATA_FIELD_DEF_STRUCT uses inside `namespace optiling`).
+// cannbot_tiling_types.h, named here as a package's tiling header names them: SoftMaxTiling
+// at global scope and optiling::SoftMaxTiling (what TILING_DATA_FIELD_DEF_STRUCT uses inside
+// `namespace optiling`), and likewise for the others.
 //
 // The shapes follow the documentation: SoftMax takes [m0, ..., n] as [m, n] (m the product of
 // the leading dimensions); LayerNorm and RmsNorm take [B, S, H] (a 2-D shape is [1, S, H]).
@@ -19,10 +20,13 @@
 #include "cannbot_host_api.h"
 #include "cannbot_tiling_types.h"
 
+using SoftMaxTiling = cannbot_tiling::SoftMaxTiling;
+using LayerNormTiling = cannbot_tiling::LayerNormTiling;
+using RmsNormTiling = cannbot_tiling::RmsNormTiling;
 namespace optiling {
-using SoftMaxTiling = ::SoftMaxTiling;
-using LayerNormTiling = ::LayerNormTiling;
-using RmsNormTiling = ::RmsNormTiling;
+using SoftMaxTiling = cannbot_tiling::SoftMaxTiling;
+using LayerNormTiling = cannbot_tiling::LayerNormTiling;
+using RmsNormTiling = cannbot_tiling::RmsNormTiling;
 }  // namespace optiling
 
 namespace AscendC {
@@ -63,7 +67,7 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
                               const uint32_t, optiling::SoftMaxTiling& tiling) {
   uint32_t m = 0, n = 0;
   cannbot_host_detail::RowsAndColumns(srcShape, &m, &n);
-  tiling = SoftMaxTiling{};
+  tiling = cannbot_tiling::SoftMaxTiling{};
   tiling.srcM = m;
   tiling.srcK = n;
   tiling.srcSize = m * n;
@@ -91,7 +95,7 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
                                      optiling::LayerNormTiling& tiling) {
   uint32_t b = 0, s = 0, h = 0;
   cannbot_host_detail::Bsh(srcShape, &b, &s, &h);
-  tiling = LayerNormTiling{};
+  tiling = cannbot_tiling::LayerNormTiling{};
   tiling.bLength = b;
   tiling.sLength = s;
   tiling.hLength = h;
@@ -122,7 +126,7 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
   cannbot_host_detail::Bsh(srcShape, &b, &s, &h);
   cannbot_host_detail::Bsh(originSrcShape, &ob, &os, &oh);
   if (h == 0 || oh > h) return false;
-  tiling = RmsNormTiling{};
+  tiling = cannbot_tiling::RmsNormTiling{};
   tiling.bLength = b;
   tiling.sLength = s;
   tiling.hLength = h;

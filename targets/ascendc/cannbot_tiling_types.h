@@ -4,6 +4,10 @@
 // embeds them in the package's tiling data) and by its kernel (through kernel_operator.h, where
 // SoftMax, LayerNorm and RmsNorm read them).
 //
+// They live in namespace cannbot_tiling, so a kernel that declares its own `LayerNormTiling`
+// (as cannbot's own examples do) keeps the name; tiling/tiling_api.h makes them the global and
+// optiling:: names a package's tiling header uses, as CANN's kernel_tiling header does.
+//
 // They are plain structs of uint32_t fields named as the public documentation names them; the
 // values are cannbot's (docs/ascendc.md, "High-level APIs"): the kernel side reads only the
 // shape fields, so a tiling made by cannbot's tiling functions and one a kernel fills by hand
@@ -14,6 +18,8 @@
 #define CANNBOT_TILING_TYPES_H
 
 #include <cstdint>
+
+namespace cannbot_tiling {
 
 struct SoftMaxTiling {
   uint32_t srcM = 0;  // rows: the product of every dimension but the last
@@ -70,5 +76,7 @@ struct RmsNormTiling {
   uint32_t tailBshLength = 0;
   uint32_t tailBsLength = 0;
 };
+
+}  // namespace cannbot_tiling
 
 #endif  // CANNBOT_TILING_TYPES_H

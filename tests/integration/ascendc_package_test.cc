@@ -9,6 +9,7 @@
 #include "cannbot/engine/package_suggest.h"
 #include "cannbot/engine/package_validation.h"
 #include "cannbot/llm/http_client.h"
+#include "cannbot/ops/op_spec_file.h"
 #include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
 #include "integration/fake_llm_server.h"
@@ -150,6 +151,31 @@ TEST_F(AscendcPackageTest, ASoftMaxPackageWithHostTilingIsCorrectInEachDtype) {
     EXPECT_TRUE(run.check->ok) << run.check->reason;
   }
   EXPECT_TRUE(report->ok()) << report->RenderText();
+}
+
+// A package judged by the op its author specified (a spec with a reference source, as with
+// --ops-dir): the add package is right for vector_add and wrong for vector_sub, whose sandboxed
+// reference says so.
+TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
+  ops::Registry registry = cannbot_test::BuiltInOps();
+  const Status added = ops::AddOpsDirs({testing::Fixture("package_ops")}, &registry);
+  ASSERT_TRUE(added.ok()) << added.ToString();
+  validator::Validator validator(testing::TestConfig(), store_.get(), registry);
+  auto package = ascendc::LoadPackage(Variant("fp32", "op_kernel/add_custom.cpp", {}));
+  ASSERT_TRUE(package.ok()) << package.status().ToString();
+  PackageRequest request;
+  request.candidate = *package;
+  request.seed = 5;
+  request.op = "vector_add";
+  auto right = ValidatePackage(validator, registry, request);
+  ASSERT_TRUE(right.ok()) << right.status().ToString();
+  EXPECT_TRUE(right->ok()) << right->RenderText();
+  request.op = "vector_sub";
+  auto wrong = ValidatePackage(validator, registry, request);
+  ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
+  EXPECT_FALSE(wrong->ok());
+  EXPECT_NE(Failure(*wrong).find("CANN precision standard"), std::string::npos)
+      << wrong->RenderText();
 }
 
 TEST_F(AscendcPackageTest, ATilingKeyTheKernelHandlesRunsAndOneItDoesNotIsNamed) {

@@ -18,16 +18,10 @@ class Ascendc : public Target {
   }
 
   Result<Plan> MakePlan(const ops::OpSpec& op) const override {
-    // The emulated runtime launches fp32 buffers and judges against the built-in reference.
-    bool fp32 = op.reference_kind == ops::ReferenceKind::kBuiltIn;
-    for (const ops::Param& p : op.params) fp32 = fp32 && (!p.IsTensor() || p.dtype == ops::DType::kF32);
-    if (!fp32) {
-      return Status::InvalidArgument(
-          "the ascendc target validates built-in fp32 ops only for now; op '" + op.name +
-          "' comes from " + op.origin + " (use --target cpu)");
-    }
+    CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(op, "the ascendc target", true));
     CANNBOT_ASSIGN_OR_RETURN(validator::AscendcTarget built, validator::MakeAscendcTarget(op));
     Plan plan;
+    plan.reference_spec = std::make_shared<ops::OpSpec>(op);
     plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));
     plan.build = std::move(built.build);
     plan.build.name = std::string(name());

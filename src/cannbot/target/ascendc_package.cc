@@ -23,13 +23,11 @@ std::string_view AscendcPackageTarget::summary() const {
 }
 
 Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
-  if (op.reference_kind != ops::ReferenceKind::kBuiltIn) {
-    return Status::InvalidArgument("operator packages are validated against built-in ops for "
-                                   "now; op '" + op.name + "' comes from " + op.origin);
-  }
+  CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(op, "operator packages", false));
   CANNBOT_ASSIGN_OR_RETURN(validator::AscendcTarget built,
                            validator::MakeAscendcPackageTarget(op, dtype_));
   Plan plan;
+  plan.reference_spec = std::make_shared<ops::OpSpec>(op);
   plan.judge = &judge_;
   plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));
   plan.build = std::move(built.build);

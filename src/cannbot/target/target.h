@@ -34,6 +34,9 @@ namespace cannbot::target {
 // add arguments), how they are built, how their outputs are judged.
 struct Plan {
   std::shared_ptr<const ops::OpSpec> spec;
+  // The op as its own reference source takes it, where `spec` appends arguments only the
+  // kernel's wrapper needs (the ascendc targets' element counts); null: `spec`.
+  std::shared_ptr<const ops::OpSpec> reference_spec;
   validator::TargetBuild build;
   const validator::OutputJudge* judge = nullptr;  // owned by the target
 };

@@ -74,6 +74,23 @@ void AddElementCounts(const ops::OpSpec& op, ops::Shape* shape) {
 
 }  // namespace
 
+Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool differential) {
+  for (const ops::Param& p : op.params) {
+    if (p.IsTensor() && p.dtype != ops::DType::kF32) {
+      return Status::InvalidArgument(
+          who + ": cannbot's Ascend C emulation validates ops whose tensors are fp32 in their "
+          "spec (the launch converts them to the dtype it runs); op '" + op.name + "' declares " +
+          p.name + " as " + ops::DTypeName(p.dtype) + " (" + op.origin + ")");
+    }
+  }
+  if (op.reference_kind == ops::ReferenceKind::kBaseline && !differential) {
+    return Status::InvalidArgument(who + ": op '" + op.name + "' needs a reference: built in, "
+                                   "or a reference source in its spec (differential mode, "
+                                   "reference = \"baseline\", is not supported here)");
+  }
+  return Status::Ok();
+}
+
 Result<SourceFiles> AscendcEmulationFiles() {
   SourceFiles files;
   const std::filesystem::path dir = DataPath("targets/ascendc");

@@ -32,6 +32,12 @@ struct AscendcTarget {
 // Reads the emulation headers from the data directory.
 Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op);
 
+// Whether `who` ("the ascendc target", "operator packages") can validate `op` on the
+// emulation: every tensor fp32 (the launch converts fp32 buffers to the dtype it runs), and a
+// reference it can call (built in or a reference source; the baseline, in differential mode,
+// only where `differential`). InvalidArgument saying which and why otherwise.
+Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool differential);
+
 // Said after the names a kernel's failed build did not know (TargetBuild::undeclared_names_note).
 inline constexpr char kAscendcUndeclaredNote[] =
     "Where these are Ascend C APIs, cannbot's CPU emulation does not have them yet "

@@ -75,7 +75,8 @@ Result<std::unique_ptr<ReferenceOracle>> Validator::MakeReference(const TargetPl
   sandboxed.work_dir = work_dir;
   sandboxed.call_timeout = config_.numeric.call_timeout;
   if (op.reference_kind == ops::ReferenceKind::kSource) {
-    ops::OpSpec as_reference = op;  // the same contract under the reference's own symbol
+    const ops::OpSpec& own = plan.reference_spec ? *plan.reference_spec : op;
+    ops::OpSpec as_reference = own;  // the same contract under the reference's own symbol
     as_reference.name = op.ReferenceSymbol();
     CANNBOT_ASSIGN_OR_RETURN(CompileResult built, compiler_.Compile(as_reference,
                                                                     op.reference_source,
@@ -106,8 +107,14 @@ Result<std::unique_ptr<ReferenceOracle>> Validator::MakeReference(const TargetPl
                       " (differential mode: correct means the same numbers as the kernel it "
                       "replaces)";
   }
-  auto oracle = SandboxedReference(op, std::move(sandboxed));
-  CANNBOT_RETURN_IF_ERROR(ProbeReference(op, *oracle, seed));
+  // A reference source is called with its op's own arguments (the sizes a target appends
+  // for its kernels are not the reference's).
+  const ops::OpSpec& called =
+      op.reference_kind == ops::ReferenceKind::kSource && plan.reference_spec
+          ? *plan.reference_spec
+          : op;
+  auto oracle = SandboxedReference(called, std::move(sandboxed));
+  CANNBOT_RETURN_IF_ERROR(ProbeReference(called, *oracle, seed));
   return oracle;
 }
 
