@@ -1,6 +1,6 @@
 // cannbot_ascendc_math.h: the elementwise functions of the Ascend C high-level math library
-// (Silu, Swish, Sigmoid, Tanh, Gelu, FasterGelu), count forms, with and without the shared
-// temporary buffer argument.
+// (Silu, Swish, Sigmoid, Tanh, Gelu, FasterGelu, Log, Log2, Log10), count forms, with and
+// without the shared temporary buffer argument.
 //
 // Each is evaluated per element in float and rounded to T once, and counted as the basic
 // instructions the library composes it from (an Exp or Div is a complex repeat), so the cost
@@ -91,6 +91,23 @@ inline void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                        const LocalTensor<uint8_t>&, uint32_t count) {
   FasterGelu<T>(dst, src, count);
 }
+
+// Log (natural), Log2, Log10: a Ln, and a Muls for the base change.
+#define CANNBOT_ASCENDC_LOG_FUNCTION(Name, scale, simple)                                     \
+  template <typename T, bool... kOptions>                                                    \
+  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {    \
+    cannbot_detail::Composite(dst, src, count, #Name, simple, 1,                             \
+                              [](float x) { return std::log(x) * (scale); });                \
+  }                                                                                          \
+  template <typename T, bool... kOptions>                                                    \
+  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                     \
+                   const LocalTensor<uint8_t>&, uint32_t count) {                            \
+    Name<T>(dst, src, count);                                                                \
+  }
+CANNBOT_ASCENDC_LOG_FUNCTION(Log, 1.0f, 0)
+CANNBOT_ASCENDC_LOG_FUNCTION(Log2, 1.4426950408889634f, 1)
+CANNBOT_ASCENDC_LOG_FUNCTION(Log10, 0.4342944819032518f, 1)
+#undef CANNBOT_ASCENDC_LOG_FUNCTION
 
 }  // namespace AscendC
 

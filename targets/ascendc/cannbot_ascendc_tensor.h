@@ -1,8 +1,8 @@
 // cannbot_ascendc_tensor.h: tensors, the pipe, queues and synchronisation of the emulation.
 //
-// GlobalTensor: a typed view of global memory. It has no element access on purpose: reading or
-// writing GM outside DataCopy is a `gm-element-access` violation (the kernel receives GM
-// addresses that are not even mapped, so a raw dereference crashes).
+// GlobalTensor: a typed view of global memory. Its element access (GetValue, SetValue) goes
+// through the scalar unit's data cache, checked like a copy and counted dear; the kernel
+// receives GM addresses that are not even mapped, so a raw dereference crashes.
 // LocalTensor: a typed view of one UB buffer. Element access (GetValue, SetValue, operator())
 // is allowed and counted as scalar work.
 // TPipe / TQue / TBuf: UB allocation with the budget (`ub-overflow`), queue depth
@@ -108,21 +108,32 @@ class GlobalTensor {
   uint64_t GetSize() const { return cb_size_; }
   T* GetPhyAddr() const { return cb_addr_; }
   T* GetPhyAddr(uint64_t offset) const { return cb_addr_ + offset; }
-  T GetValue(uint64_t) const { ElementAccess("GlobalTensor::GetValue"); }
-  void SetValue(uint64_t, T) const { ElementAccess("GlobalTensor::SetValue"); }
-  T& operator()(uint64_t) const { ElementAccess("GlobalTensor::operator()"); }
+  // One element through the scalar unit's data cache, as documented: legal, and counted as a
+  // scalar access plus a 32-byte transfer each (far dearer than a DataCopy of many elements).
+  T GetValue(uint64_t offset) const {
+    T value;
+    std::memcpy(&value, Element(offset, false, "GlobalTensor::GetValue"), sizeof(T));
+    return value;
+  }
+  T operator()(uint64_t offset) const { return GetValue(offset); }
+  void SetValue(uint64_t offset, T value) const {
+    std::memcpy(Element(offset, true, "GlobalTensor::SetValue"), &value, sizeof(T));
+  }
 
   T* cb_addr_ = nullptr;  // the kernel-visible GM address
   uint64_t cb_size_ = 0;  // elements, as the kernel declared them
 
  private:
-  [[noreturn]] static void ElementAccess(const char* api) {
-    cannbot_ascendc::Violation(
-        "gm-element-access",
-        "%s reads or writes global memory element by element; move data with DataCopy into "
-        "a LocalTensor and work there (scalar GM access bypasses the copy engines and is "
-        "orders of magnitude slower on the board)",
-        api);
+  uint8_t* Element(uint64_t offset, bool write, const char* api) const {
+    cannbot_ascendc::Runtime& rt = cannbot_ascendc::R();
+    rt.RequireBlock(api);
+    uint8_t* at = rt.TranslateGm(cb_addr_ + offset, sizeof(T), write,
+                                 static_cast<int>(8 * sizeof(T)), api);
+    cannbot_ascendc::Counters& c = rt.counters();
+    ++c.scalar_ops;
+    ++(write ? c.ub_to_gm_copies : c.gm_to_ub_copies);
+    (write ? c.ub_to_gm_bytes : c.gm_to_ub_bytes) += cannbot_ascendc::kBlockBytes;
+    return at;
   }
 };
 
@@ -631,7 +642,11 @@ class TPipe {
   int next_event_ = 0;
 };
 
-inline TPipe* GetTPipePtr() { return cannbot_detail::CurrentPipe(); }
+}  // namespace AscendC
+// CANN declares the pipe accessor at global scope; AscendC::GetTPipePtr names the same one.
+inline AscendC::TPipe* GetTPipePtr() { return AscendC::cannbot_detail::CurrentPipe(); }
+namespace AscendC {
+using ::GetTPipePtr;
 
 // ---------------------------------------------------------------------------------------------
 // Synchronisation. Only the hand-offs the rules track have an effect: MTE2 -> (V, S, MTE3)

@@ -55,6 +55,8 @@ enum DataType {
   DT_UINT64 = 10,
   DT_DOUBLE = 11,
   DT_BOOL = 12,
+  DT_COMPLEX64 = 16,
+  DT_COMPLEX128 = 17,
   DT_BF16 = 27,
   DT_UNDEFINED = 28,
 };
@@ -75,7 +77,8 @@ inline int GetSizeByDataType(DataType t) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
     case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
     case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
-    case DT_INT64: case DT_UINT64: case DT_DOUBLE: return 8;
+    case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+    case DT_COMPLEX128: return 16;
     default: return -1;
   }
 }

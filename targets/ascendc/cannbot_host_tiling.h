@@ -139,6 +139,24 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
   return true;
 }
 
+// The elementwise math functions' temporary sizes (shape, element size, reuse the source):
+// cannbot's emulation needs none, so the minimum is one repeat and the maximum two float
+// copies of the input.
+#define CANNBOT_HOST_TMP_SIZE(Name)                                                            \
+  inline void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t, const bool, \
+                                       uint32_t& maxValue, uint32_t& minValue) {              \
+    minValue = 256u;                                                                          \
+    maxValue = static_cast<uint32_t>(srcShape.GetShapeSize()) * 8u + 256u;                    \
+  }
+CANNBOT_HOST_TMP_SIZE(Sigmoid)
+CANNBOT_HOST_TMP_SIZE(Silu)
+CANNBOT_HOST_TMP_SIZE(Swish)
+CANNBOT_HOST_TMP_SIZE(Tanh)
+CANNBOT_HOST_TMP_SIZE(Gelu)
+CANNBOT_HOST_TMP_SIZE(FasterGelu)
+CANNBOT_HOST_TMP_SIZE(Log)
+#undef CANNBOT_HOST_TMP_SIZE
+
 // Sum and Mean over rows of n elements: no tiling struct, only the temporary sizes.
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t, const uint32_t, const bool,
                                 uint32_t& maxValue, uint32_t& minValue) {

@@ -26,7 +26,8 @@
 #endif
 
 // Bytes in the opaque tiling area; the kernel casts it to its own struct.
-#define CANNBOT_TILING_DATA_BYTES 1024
+// 2048: the documented default of an operator's tiling data (max_tiling_data_size).
+#define CANNBOT_TILING_DATA_BYTES 2048
 
 struct CannbotTiling {
   // Number of blocks (kernel instances) to launch, 1..65535. Each block runs the kernel once

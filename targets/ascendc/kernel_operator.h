@@ -30,6 +30,7 @@
 #define KERNEL_TASK_TYPE(key, type)
 
 using half = _Float16;
+using float16_t = _Float16;  // the vendor headers' other name for half
 using float32_t = float;
 
 // bfloat16_t: the storage type of bf16 tensors. On the device most vector instructions do not
@@ -62,6 +63,7 @@ struct bfloat16_t {
 #include "cannbot_ascendc_repeat.h"
 #include "cannbot_ascendc_math.h"
 #include "cannbot_ascendc_nn.h"
+#include "cannbot_ascendc_bitwise.h"
 #include "cannbot_ascendc_debug.h"
 #include "cannbot_tiling.h"
 

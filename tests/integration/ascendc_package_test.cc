@@ -254,7 +254,7 @@ INSTANTIATE_TEST_SUITE_P(
                      "  std::memset(context->GetRawTilingData()->GetData(), 1,\n"
                      "              context->GetRawTilingData()->GetCapacity() + 8);\n"
                      "  size_t* workspace",
-                     "wrote past the 1024-byte tiling buffer"}),
+                     "wrote past the 2048-byte tiling buffer"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST_F(AscendcPackageTest, APackageThatCannotBeReadIsRefusedNamingTheCause) {

@@ -165,6 +165,42 @@ static void Selection() {
   CHECK(t.d.GetValue(0) == 5.0f && t.d.GetValue(1) == 2.0f && t.d.GetValue(2) == 3.0f);
 }
 
+// Shifts, bitwise, block reductions, TQueSync, GetTPipePtr at global scope, scalar GM access
+// through the data cache, Log, float16_t.
+static void Integers(GM_ADDR x, GM_ADDR y) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> ib, jb, fb, db;
+  pipe.InitBuffer(ib, 256 * 4); pipe.InitBuffer(jb, 256 * 4); pipe.InitBuffer(fb, 256 * 4); pipe.InitBuffer(db, 256 * 4);
+  LocalTensor<int32_t> a = ib.Get<int32_t>(), b = jb.Get<int32_t>();
+  LocalTensor<float> f = fb.Get<float>(), d = db.Get<float>();
+  for (int i = 0; i < 64; ++i) a.SetValue(i, i - 32);
+  ShiftLeft(b, a, 2, 64);
+  CHECK(b.GetValue(0) == -128 && b.GetValue(63) == 124);
+  ShiftRight(b, a, 1, 64);
+  CHECK(b.GetValue(0) == -16 && b.GetValue(63) == 15);
+  LocalTensor<uint32_t> u = a.ReinterpretCast<uint32_t>(), v = b.ReinterpretCast<uint32_t>();
+  ShiftRight(v, u, 28u, 16, 1, UnaryRepeatParams());
+  CHECK(v.GetValue(0) == 0xFu);
+  Not(b, a, 64);
+  CHECK(b.GetValue(32) == -1);
+  And(b, a, a, 64); CHECK(b.GetValue(5) == -27);
+  Or(b, a, a, 64); CHECK(b.GetValue(5) == -27);
+  for (int i = 0; i < 128; ++i) f.SetValue(i, static_cast<float>(i));
+  Duplicate(d, -1.0f, 256);
+  BlockReduceSum(d, f, 2, 64, 1, 1, 8);
+  CHECK(d.GetValue(0) == 28.0f && d.GetValue(1) == 92.0f && d.GetValue(8) == 540.0f);
+  BlockReduceMax(d, f, 1, 64, 1, 1, 8);
+  CHECK(d.GetValue(0) == 7.0f && d.GetValue(7) == 63.0f);
+  TQueSync<PIPE_V, PIPE_MTE3> sync;
+  sync.SetFlag(0); sync.WaitFlag(0);
+  CHECK(GetTPipePtr() == &pipe);
+  GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x, 64); yg.SetGlobalBuffer((__gm__ float*)y, 64);
+  CHECK(xg.GetValue(1) == 2.0f);
+  yg.SetValue(2, 42.0f);
+  Log(d, f[8], 8); CHECK(std::fabs(d.GetValue(0) - std::log(8.0f)) < 1e-6f);
+  float16_t h = 1.5f; CHECK(static_cast<float>(h) == 1.5f);
+}
+
 // One masked instruction: the launch's counters see 3 repeats of 10 floats.
 static void Counted() {
   Bufs t;
@@ -225,6 +261,8 @@ int main(int argc, char** argv) {
                               Counted();
                             } else if (mode == "debug") {
                               Debugging(in[0], out[0]);
+                            } else if (mode == "integer") {
+                              Integers(in[0], out[0]);
                             } else if (!mode.empty()) {
                               Broken(mode);
                             } else {
@@ -233,6 +271,7 @@ int main(int argc, char** argv) {
                             }
                           });
   if (mode == "debug") CHECK(y[0] == 1.0f && y[1] == 2.0f && y[63] == 1.0f);
+  if (mode == "integer") CHECK(y[2] == 42.0f);
   std::printf(failures == 0 ? "repeat semantics ok\n" : "repeat semantics FAILED\n");
   return failures == 0 ? 0 : 1;
 }
@@ -303,6 +342,18 @@ TEST_F(AscendcRepeatTest, BoundQueuesPrintingAndStaticTensorsWork) {
   ASSERT_TRUE(stats.ok()) << stats.status().message();
   EXPECT_EQ(stats->total.gm_to_ub_bytes, 256u);
   EXPECT_EQ(stats->total.ub_to_gm_bytes, 256u);
+}
+
+TEST_F(AscendcRepeatTest, IntegerInstructionsBlockReductionsAndScalarGmAccessWork) {
+  ASSERT_TRUE(built_.ok()) << built_.message();
+  const CommandResult run = Run("integer");
+  EXPECT_TRUE(run.exit.Success()) << run.exit.Describe() << "\n" << run.output;
+  EXPECT_NE(run.output.find("repeat semantics ok"), std::string::npos) << run.output;
+  auto stats = ParseStats(run.output);
+  ASSERT_TRUE(stats.ok()) << stats.status().message();
+  // One GetValue and one SetValue on global memory: a 32-byte transfer each way.
+  EXPECT_EQ(stats->total.gm_to_ub_copies, 1u);
+  EXPECT_EQ(stats->total.ub_to_gm_bytes, 32u);
 }
 
 TEST_F(AscendcRepeatTest, BrokenMasksAndReachesAreNamed) {

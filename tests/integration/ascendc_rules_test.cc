@@ -61,8 +61,8 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       (void)a;
       return;
     }
-    case 5:  // gm-element-access
-      (void)xGm.GetValue(0);
+    case 5:  // a scalar GM write (legal, through the data cache) into an input
+      xGm.SetValue(0, 1.0f);
       return;
     case 6: {  // gm-out-of-bounds: 16 floats from an 8-float tensor
       pipe.InitBuffer(inQ, 1, 64 * 4);
@@ -261,7 +261,9 @@ TEST_F(AscendcRulesTest, UbOverflow) { ExpectViolation(1, "ub-overflow"); }
 TEST_F(AscendcRulesTest, MisalignedDataCopy) { ExpectViolation(2, "copy-misaligned"); }
 TEST_F(AscendcRulesTest, QueueOverDepth) { ExpectViolation(3, "queue-over-depth"); }
 TEST_F(AscendcRulesTest, LeakedTensor) { ExpectViolation(4, "tensor-leak"); }
-TEST_F(AscendcRulesTest, GmElementAccess) { ExpectViolation(5, "gm-element-access"); }
+TEST_F(AscendcRulesTest, GmElementWriteToAnInput) {
+  ExpectViolation(5, "gm-write-to-input", 64, "GlobalTensor::SetValue");
+}
 TEST_F(AscendcRulesTest, GmOutOfBounds) { ExpectViolation(6, "gm-out-of-bounds", 8); }
 TEST_F(AscendcRulesTest, MissingSync) { ExpectViolation(7, "missing-sync"); }
 TEST_F(AscendcRulesTest, DequeOfEmptyQueue) { ExpectViolation(8, "queue-empty"); }

@@ -38,7 +38,7 @@ std::string DescribeAscendcContract(const ops::OpSpec& op) {
          "- The tiling function runs on the host: set `tiling->block_dim` (1..65535 blocks; a "
          "multiple of CANNBOT_VECTOR_CORES, 48 by default, fills the device), "
          "`tiling->dtype_bits` (32: the tensors are float in global memory; 16: half, judged "
-         "by the CANN fp16 standard) and your own parameters in `tiling->data` (1024 bytes; "
+         "by the CANN fp16 standard) and your own parameters in `tiling->data` (2048 bytes; "
          "memcpy a struct in). CANNBOT_UB_BYTES (196608) is the Unified Buffer per core.\n"
          "- The kernel receives the tensors as global-memory addresses in parameter order, "
          "then the tiling block; read your struct with "

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <regex>
 
 #include <nlohmann/json.hpp>
@@ -425,9 +426,24 @@ std::string KernelCType(const std::string& dtype) {
   return it == types.end() ? "void" : it->second;
 }
 
+// Functions of the C library a kernel translation unit sees through <cmath> and <cstdlib>: an
+// entry point named like one ("exp", "sqrt", "abs" are common op names) would clash with it.
+bool IsCLibraryFunction(const std::string& name) {
+  static const std::set<std::string> kNames = {
+      "abs",   "acos",  "acosh", "asin",  "asinh",  "atan",  "atan2", "atanh", "cbrt",
+      "ceil",  "cos",   "cosh",  "erf",   "erfc",   "exp",   "exp2",  "expm1", "fabs",
+      "fdim",  "floor", "fma",   "fmax",  "fmin",   "fmod",  "hypot", "labs",  "lgamma",
+      "log",   "log10", "log1p", "log2",  "logb",   "nearbyint", "pow", "remainder", "rint",
+      "round", "sin",   "sinh",  "sqrt",  "tan",    "tanh",  "tgamma", "trunc", "div",
+      "exit",  "abort", "free",  "malloc", "rand",  "signbit", "isnan", "isinf", "frexp",
+      "ldexp", "modf",  "copysign", "nextafter", "erfcinv", "sincos"};
+  return kNames.count(name) > 0;
+}
+
 PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
                               const DtypeCombo& combo, const std::string& taken) {
-  const bool rename = !taken.empty() && package.entry == taken;
+  const bool rename =
+      (!taken.empty() && package.entry == taken) || IsCLibraryFunction(package.entry);
   // (Not a "cannbot" name: the static check reserves those, and these files are checked too.)
   const std::string entry = rename ? package.entry + "_package_entry" : package.entry;
   PackageBuild build;
@@ -449,7 +465,7 @@ PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
   for (const auto& [name, dtype] : combo.dtypes) {
     kernel += "#define DTYPE_" + UpperIdentifier(name) + " " + KernelCType(dtype) + "\n";
   }
-  if (rename) {  // the wrapper's cpu-ABI function already has this name
+  if (rename) {  // the wrapper's cpu-ABI function or the C library already has this name
     kernel += "#define " + package.entry + " " + entry + "\n";
   }
   build.files.push_back({"cannbot_package_kernel.h", kernel});

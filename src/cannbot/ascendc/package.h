@@ -95,7 +95,8 @@ struct PackageBuild {
   PackageFiles files;
 };
 // `taken`: the C symbol cannbot's wrapper defines (the op's name); a kernel entry of the same
-// name (a package's `softmax` for op softmax) is renamed in the kernel's translation unit.
+// name (a package's `softmax` for op softmax), or named like a C library function (`exp`,
+// `sqrt`, `abs`), is renamed in the kernel's translation unit.
 PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
                               const DtypeCombo& combo, const std::string& taken = "");
 
