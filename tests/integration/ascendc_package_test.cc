@@ -211,15 +211,18 @@ TEST_F(AscendcPackageTest, ATilingKeyTheKernelHandlesRunsAndOneItDoesNotIsNamed)
 TEST_F(AscendcPackageTest, AnApiTheEmulationLacksIsNamedWithItsLine) {
   const std::string kernel_call = "Add(z, x, y, static_cast<int32_t>(n));";
   auto report = Run(Variant("unemulated", "op_kernel/add_custom.cpp",
-                            {{kernel_call, kernel_call + "\n      SoftMax<T>(z, x, y, n);\n"
-                                                         "      SoftMax<T>(z, x, y, n);\n"
-                                                         "      DumpTensor(z, 1, n);"}}));
+                            {{kernel_call, kernel_call + "\n      SimpleSoftMax<T>(z, x, y, n);\n"
+                                                         "      SimpleSoftMax<T>(z, x, y, n);\n"
+                                                         "      DumpAccChkPoint(z, 1, 0, n);"}}));
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   const std::string reason = Failure(*report);
-  EXPECT_NE(reason.find("not declared: SoftMax (op_kernel/add_custom.cpp:"), std::string::npos)
+  EXPECT_NE(reason.find("not declared: SimpleSoftMax (op_kernel/add_custom.cpp:"),
+            std::string::npos)
       << reason;
-  EXPECT_NE(reason.find(", DumpTensor (op_kernel/add_custom.cpp:"), std::string::npos) << reason;
-  EXPECT_EQ(reason.find("SoftMax", reason.find("SoftMax") + 1), std::string::npos) << reason;
+  EXPECT_NE(reason.find(", DumpAccChkPoint (op_kernel/add_custom.cpp:"), std::string::npos)
+      << reason;
+  EXPECT_EQ(reason.find("SimpleSoftMax", reason.find("SimpleSoftMax") + 1), std::string::npos)
+      << reason;
   EXPECT_NE(reason.find("cannbot's CPU emulation does not have them yet"), std::string::npos)
       << reason;
 }
@@ -276,8 +279,8 @@ TEST_F(AscendcPackageTest, APackageThatCannotBeReadIsRefusedNamingTheCause) {
        "has a parameter that is not GM_ADDR (\"int workspace\")"},
       {Variant("unknown_header", "op_host/add_custom.cpp",
                {{"#include \"register/op_def_registry.h\"",
-                 "#include \"register/op_def_registry.h\"\n#include \"tiling/tiling_api.h\""}}),
-       "tiling/tiling_api.h"},
+                 "#include \"register/op_def_registry.h\"\n#include \"lib/matmul_intf.h\""}}),
+       "lib/matmul_intf.h"},
   };
   for (const Case& c : cases) {
     auto report = Run(c.dir);
