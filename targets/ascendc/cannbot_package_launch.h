@@ -39,6 +39,8 @@ struct Prepared {
 
 namespace detail {
 
+// Matches an attribute to the op's sizes and scalars by name; engine/package_validation.cc
+// (AttrKey) folds names the same way to say which attributes nothing fills.
 inline std::string Folded(const std::string& name) {
   std::string out;
   for (char c : name) {

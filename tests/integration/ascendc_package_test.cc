@@ -178,6 +178,23 @@ TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
       << wrong->RenderText();
 }
 
+// An OpDef attribute none of the op's values fills runs with its default, and the report says
+// so instead of letting a wrong number pass as the package's fault.
+TEST_F(AscendcPackageTest, AnAttributeTheOpCannotFillIsNamedInTheReport) {
+  auto report = Run(Variant("attr", "op_host/add_custom.cpp",
+                            {{"this->SetInferShape",
+                              "this->Attr(\"negative_slope\").AttrType(OPTIONAL).Float(0.01);\n"
+                              "    this->SetInferShape"}}));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_TRUE(report->ok()) << report->RenderText();  // add ignores it: still correct
+  ASSERT_EQ(report->notes.size(), 1u);
+  EXPECT_NE(report->notes[0].find("attribute negative_slope of the OpDef: op add has no size or "
+                                  "scalar of that name"),
+            std::string::npos)
+      << report->notes[0];
+  EXPECT_NE(report->RenderText().find("note: attribute negative_slope"), std::string::npos);
+}
+
 TEST_F(AscendcPackageTest, ATilingKeyTheKernelHandlesRunsAndOneItDoesNotIsNamed) {
   const std::string branch = "GET_TILING_DATA(tilingData, tiling);\n  if (!TILING_KEY_IS(1) && !TILING_KEY_IS(2)) return;";
   const std::string handled = Variant("key2", "op_host/add_custom.cpp",

@@ -1,5 +1,6 @@
 #include "cannbot/engine/package_validation.h"
 
+#include <cctype>
 #include <sstream>
 
 #include "cannbot/target/ascendc_package.h"
@@ -54,6 +55,35 @@ std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo) {
   return "";
 }
 
+// An attribute's name as the launch matches it to the op's sizes and scalars: lower case,
+// without underscores, epsilon as eps (targets/ascendc/cannbot_package_launch.h, Folded).
+std::string AttrKey(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out == "epsilon" ? "eps" : out;
+}
+
+// A note per OpDef attribute none of the op's sizes and scalars fills.
+std::vector<std::string> UnfilledAttributes(const ascendc::OpDefinition& def,
+                                            const ops::OpSpec& op) {
+  std::vector<std::string> notes;
+  for (const std::string& attr : def.attrs) {
+    bool filled = false;
+    for (const ops::Param& p : op.params) {
+      filled = filled || (!p.IsTensor() && AttrKey(p.name) == AttrKey(attr));
+    }
+    if (!filled) {
+      notes.push_back("attribute " + attr + " of the OpDef: op " + op.name +
+                      " has no size or scalar of that name, so every launch used the "
+                      "attribute's OpDef default (name a scalar " + attr +
+                      " in your own op spec, --ops-dir, to set it)");
+    }
+  }
+  return notes;
+}
+
 }  // namespace
 
 bool PackageRun::ok() const {
@@ -90,6 +120,7 @@ nlohmann::json PackageReport::ToJson() const {
     list.push_back(std::move(run));
   }
   j["combinations"] = std::move(list);
+  j["notes"] = notes;
   return j;
 }
 
@@ -98,6 +129,7 @@ std::string PackageReport::RenderText() const {
   out << "cannbot validate: " << candidate << "\n  op " << op << " (OpDef " << definition.type
       << ", " << runs.size() << " dtype combination" << (runs.size() == 1 ? "" : "s") << ")\n";
   if (!baseline.empty()) out << "  baseline " << baseline << "\n";
+  for (const std::string& note : notes) out << "  note: " << note << "\n";
   for (const PackageRun& r : runs) {
     out << "\n== " << r.combo.Describe() << ": ";
     if (!r.skipped.empty()) {
@@ -144,6 +176,7 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
   report.candidate = candidate.package.Describe();
   if (baseline) report.baseline = baseline->package.Describe();
   report.definition = candidate.definition;
+  report.notes = UnfilledAttributes(candidate.definition, *op);
   for (const ascendc::DtypeCombo& combo : ascendc::Combinations(candidate.definition)) {
     PackageRun run;
     run.combo = combo;

@@ -42,6 +42,9 @@ struct PackageReport {
   std::string candidate, baseline;  // the packages' descriptions ("" baseline: none)
   ascendc::OpDefinition definition;
   std::vector<PackageRun> runs;
+  // What a person should know about how the package was run: an OpDef attribute the op has
+  // no value for (every launch used the attribute's OpDef default).
+  std::vector<std::string> notes;
   // At least one combination ran, and every one that ran passed (skipped ones are listed).
   bool ok() const;
   nlohmann::json ToJson() const;
