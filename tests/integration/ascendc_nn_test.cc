@@ -12,21 +12,10 @@ namespace cannbot::ascendc {
 namespace {
 
 constexpr const char* kNnProgram = R"cb(
-#include <cmath>
-#include <cstdio>
-#include <vector>
 #include "tiling/tiling_api.h"
 #include "cannbot_launch.h"
 using namespace AscendC;
 
-static int failures = 0;
-#define CHECK(c)                                          \
-  do {                                                    \
-    if (!(c)) {                                           \
-      std::printf("FAIL line %d: %s\n", __LINE__, #c);    \
-      ++failures;                                         \
-    }                                                     \
-  } while (0)
 static bool Near(float a, float b) { return std::fabs(a - b) <= 1e-6f * (1.0f + std::fabs(b)); }
 
 static SoftMaxTiling g_softmax;
@@ -132,21 +121,14 @@ int main() {
 TEST(AscendcNnTest, NormalisationApisFollowTheirFormulas) {
   auto dir = TempDir::Create("cannbot-ascendc-nn");
   ASSERT_TRUE(dir.ok());
-  ASSERT_TRUE(WriteFile(dir->File("nn.cpp"), kNnProgram).ok());
-  ASSERT_TRUE(WriteFile(dir->File("empty.cpp"), "\n").ok());
-  const Status built = testing::CompileKernel(
-      dir->File("nn.cpp"), dir->File("empty.cpp"), dir->File("nn"),
-      {"-I" + cannbot::testing::SourcePath("targets/ascendc/host")});
+  const Status built = testing::BuildCheckProgram(*dir, "nn", kNnProgram);
   ASSERT_TRUE(built.ok()) << built.message();
-  SpawnOptions options;
-  options.argv = {dir->File("nn")};
-  auto run = RunCommand(options, std::chrono::milliseconds(20000));
-  ASSERT_TRUE(run.ok());
-  EXPECT_TRUE(run->exit.Success()) << run->exit.Describe() << "\n" << run->output;
-  EXPECT_NE(run->output.find("nn ok"), std::string::npos) << run->output;
+  const CommandResult run = testing::RunCheckProgram(*dir, "nn");
+  EXPECT_TRUE(run.exit.Success()) << run.exit.Describe() << "\n" << run.output;
+  EXPECT_NE(run.output.find("nn ok"), std::string::npos) << run.output;
   // Each call counts as the passes it is built from: 3 SoftMax x 5, LayerNorm 13, Sum 2,
   // Mean 3, RmsNorm 7, and the one Duplicate.
-  auto stats = ParseStats(run->output);
+  auto stats = ParseStats(run.output);
   ASSERT_TRUE(stats.ok()) << stats.status().message();
   EXPECT_EQ(stats->total.vector_instructions, 3u * 5u + 13u + 2u + 3u + 7u + 1u);
   EXPECT_EQ(stats->total.vector_complex_repeats, 3u * 2u + 2u + 1u);

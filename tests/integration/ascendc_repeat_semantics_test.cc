@@ -12,22 +12,8 @@ namespace cannbot::ascendc {
 namespace {
 
 constexpr const char* kRepeatProgram = R"(
-#include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <string>
-#include <vector>
 #include "cannbot_launch.h"
 using namespace AscendC;
-
-static int failures = 0;
-#define CHECK(c)                                          \
-  do {                                                    \
-    if (!(c)) {                                           \
-      std::printf("FAIL line %d: %s\n", __LINE__, #c);    \
-      ++failures;                                         \
-    }                                                     \
-  } while (0)
 
 struct Bufs {
   TPipe pipe;
@@ -283,22 +269,16 @@ class AscendcRepeatTest : public ::testing::Test {
     auto dir = TempDir::Create("cannbot-ascendc-repeat");
     ASSERT_TRUE(dir.ok());
     dir_ = new TempDir(std::move(*dir));
-    ASSERT_TRUE(WriteFile(dir_->File("repeat.cpp"), kRepeatProgram).ok());
-    ASSERT_TRUE(WriteFile(dir_->File("empty.cpp"), "\n").ok());
-    built_ = testing::CompileKernel(dir_->File("repeat.cpp"), dir_->File("empty.cpp"),
-                                    dir_->File("repeat"));
+    built_ = testing::BuildCheckProgram(*dir_, "repeat", kRepeatProgram);
   }
   static void TearDownTestSuite() {
     delete dir_;
     dir_ = nullptr;
   }
   static CommandResult Run(const std::string& mode) {
-    SpawnOptions options;
-    options.argv = {dir_->File("repeat")};
-    if (!mode.empty()) options.argv.push_back(mode);
-    auto run = RunCommand(options, std::chrono::milliseconds(20000));
-    EXPECT_TRUE(run.ok());
-    return run.ok() ? *run : CommandResult{};
+    return testing::RunCheckProgram(*dir_, "repeat",
+                                    mode.empty() ? std::vector<std::string>{}
+                                                 : std::vector<std::string>{mode});
   }
   static TempDir* dir_;
   static Status built_;

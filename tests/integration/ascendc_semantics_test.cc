@@ -12,21 +12,8 @@ namespace cannbot::ascendc {
 namespace {
 
 constexpr const char* kProgram = R"(
-#include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <vector>
 #include "cannbot_launch.h"
 using namespace AscendC;
-
-static int failures = 0;
-#define CHECK(c)                                          \
-  do {                                                    \
-    if (!(c)) {                                           \
-      std::printf("FAIL line %d: %s\n", __LINE__, #c);    \
-      ++failures;                                         \
-    }                                                     \
-  } while (0)
 
 static void FloatBody(GM_ADDR x) {
   TPipe pipe;
@@ -223,18 +210,12 @@ int main() {
 TEST(AscendcSemanticsTest, DocumentedBehaviourHolds) {
   auto dir = TempDir::Create("cannbot-ascendc-semantics");
   ASSERT_TRUE(dir.ok());
-  ASSERT_TRUE(WriteFile(dir->File("semantics.cpp"), kProgram).ok());
-  ASSERT_TRUE(WriteFile(dir->File("empty.cpp"), "\n").ok());
-  const Status built = testing::CompileKernel(dir->File("semantics.cpp"), dir->File("empty.cpp"),
-                                              dir->File("semantics"));
+  const Status built = testing::BuildCheckProgram(*dir, "semantics", kProgram);
   ASSERT_TRUE(built.ok()) << built.message();
-  SpawnOptions options;
-  options.argv = {dir->File("semantics")};
-  auto run = RunCommand(options, std::chrono::milliseconds(20000));
-  ASSERT_TRUE(run.ok());
-  EXPECT_TRUE(run->exit.Success()) << run->exit.Describe() << "\n" << run->output;
-  EXPECT_NE(run->output.find("semantics ok"), std::string::npos) << run->output;
-  auto stats = ParseAllStats(run->output);
+  const CommandResult run = testing::RunCheckProgram(*dir, "semantics");
+  EXPECT_TRUE(run.exit.Success()) << run.exit.Describe() << "\n" << run.output;
+  EXPECT_NE(run.output.find("semantics ok"), std::string::npos) << run.output;
+  auto stats = ParseAllStats(run.output);
   ASSERT_TRUE(stats.ok()) << stats.status().message();
   ASSERT_EQ(stats->size(), 3u);
   EXPECT_EQ((*stats)[1].dtype_bits, 16u);

@@ -149,6 +149,44 @@ inline Status CompileKernel(const std::string& kernel_path, const std::string& w
   return Status::Ok();
 }
 
+// The emulation's API checked from inside a kernel: a program whose CHECK(cond) prints the
+// failing line and counts it (kCheckPrelude, prepended to its source), built against the
+// emulation and its host headers, run once per mode.
+inline constexpr const char* kCheckPrelude = R"(#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+static int failures = 0;
+#define CHECK(c)                                          \
+  do {                                                    \
+    if (!(c)) {                                           \
+      std::printf("FAIL line %d: %s\n", __LINE__, #c);    \
+      ++failures;                                         \
+    }                                                     \
+  } while (0)
+)";
+
+// Writes kCheckPrelude + `source` as `name`.cpp in `dir` and builds the binary `name`.
+inline Status BuildCheckProgram(const TempDir& dir, const std::string& name,
+                                const std::string& source) {
+  CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File(name + ".cpp"), kCheckPrelude + source));
+  CANNBOT_RETURN_IF_ERROR(WriteFile(dir.File("empty.cpp"), "\n"));
+  return CompileKernel(dir.File(name + ".cpp"), dir.File("empty.cpp"), dir.File(name),
+                       {"-I" + cannbot::testing::SourcePath("targets/ascendc/host")});
+}
+
+// Runs a built program with `args`; an empty result when it could not be started.
+inline CommandResult RunCheckProgram(const TempDir& dir, const std::string& name,
+                                     const std::vector<std::string>& args = {}) {
+  SpawnOptions options;
+  options.argv = {dir.File(name)};
+  options.argv.insert(options.argv.end(), args.begin(), args.end());
+  auto run = RunCommand(options, std::chrono::milliseconds(20000));
+  EXPECT_TRUE(run.ok()) << run.status().ToString();
+  return run.ok() ? *run : CommandResult{};
+}
+
 struct KernelRun {
   CommandResult result;
   std::vector<std::vector<float>> outputs;  // empty unless the child exited cleanly
