@@ -133,25 +133,36 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExamplePackageTest,
                                            std::pair{"swish", "swish_custom"}),
                          [](const auto& info) { return std::string(info.param.first); });
 
-// A package built on a high-level API: its host tiling calls SoftMaxTilingFunc and embeds
-// SoftMaxTiling in its tiling data; its kernel pads rows to 32-byte blocks and calls SoftMax.
-// Correct in both dtypes of its OpDef on every shape of the softmax op (1 to 4099 columns).
-TEST_F(AscendcPackageTest, ASoftMaxPackageWithHostTilingIsCorrectInEachDtype) {
+// Packages built on the high-level library, correct in every dtype of their OpDef on every
+// shape of their op: softmax_custom (its host tiling calls SoftMaxTilingFunc and embeds
+// SoftMaxTiling in its tiling data; its kernel pads rows to 32-byte blocks and calls SoftMax;
+// 1 to 4099 columns) and gelu_custom (the math library's Gelu, tanh form).
+class HighLevelApiPackageTest
+    : public AscendcPackageTest,
+      public ::testing::WithParamInterface<std::tuple<const char*, const char*, size_t>> {};
+
+TEST_P(HighLevelApiPackageTest, IsCorrectInEachDtype) {
+  const auto [op, name, dtypes] = GetParam();
   PackageRequest request;
-  request.op = "softmax";
-  auto package = ascendc::LoadPackage(SourcePath("examples/ascendc/packages/softmax_custom"));
+  request.op = op;
+  auto package = ascendc::LoadPackage(SourcePath(std::string("examples/ascendc/packages/") + name));
   ASSERT_TRUE(package.ok()) << package.status().ToString();
   request.candidate = *package;
   request.seed = 5;
   auto report = ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  ASSERT_EQ(report->runs.size(), 2u);
+  ASSERT_EQ(report->runs.size(), dtypes);
   for (const PackageRun& run : report->runs) {
     ASSERT_TRUE(run.check.has_value()) << run.skipped;
     EXPECT_TRUE(run.check->ok) << run.check->reason;
   }
   EXPECT_TRUE(report->ok()) << report->RenderText();
 }
+
+INSTANTIATE_TEST_SUITE_P(Examples, HighLevelApiPackageTest,
+                         ::testing::Values(std::tuple{"softmax", "softmax_custom", size_t{2}},
+                                           std::tuple{"gelu_tanh", "gelu_custom", size_t{3}}),
+                         [](const auto& info) { return std::string(std::get<0>(info.param)); });
 
 // A package judged by the op its author specified (a spec with a reference source, as with
 // --ops-dir): the add package is right for vector_add and wrong for vector_sub, whose sandboxed
