@@ -165,22 +165,27 @@ INSTANTIATE_TEST_SUITE_P(Examples, HighLevelApiPackageTest,
                          [](const auto& info) { return std::string(std::get<0>(info.param)); });
 
 // A package judged by the op its author specified (a spec with a reference source, as with
-// --ops-dir): the add package is right for vector_add and wrong for vector_sub, whose sandboxed
+// --ops-dir): the add package is right for vector_add in fp16, fp32 and bf16 (the reference is
+// fed the inputs as each launch rounds them) and wrong for vector_sub, whose sandboxed
 // reference says so.
 TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
   ops::Registry registry = cannbot_test::BuiltInOps();
   const Status added = ops::AddOpsDirs({testing::Fixture("package_ops")}, &registry);
   ASSERT_TRUE(added.ok()) << added.ToString();
   validator::Validator validator(testing::TestConfig(), store_.get(), registry);
-  auto package = ascendc::LoadPackage(Variant("fp32", "op_kernel/add_custom.cpp", {}));
-  ASSERT_TRUE(package.ok()) << package.status().ToString();
   PackageRequest request;
-  request.candidate = *package;
   request.seed = 5;
   request.op = "vector_add";
+  auto every_dtype = ascendc::LoadPackage(SourcePath(kFast));
+  ASSERT_TRUE(every_dtype.ok()) << every_dtype.status().ToString();
+  request.candidate = *every_dtype;
   auto right = ValidatePackage(validator, registry, request);
   ASSERT_TRUE(right.ok()) << right.status().ToString();
+  EXPECT_EQ(right->runs.size(), 3u);
   EXPECT_TRUE(right->ok()) << right->RenderText();
+  auto package = ascendc::LoadPackage(Variant("fp32", "op_kernel/add_custom.cpp", {}));
+  ASSERT_TRUE(package.ok()) << package.status().ToString();
+  request.candidate = *package;
   request.op = "vector_sub";
   auto wrong = ValidatePackage(validator, registry, request);
   ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();

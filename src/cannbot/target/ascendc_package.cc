@@ -1,5 +1,6 @@
 #include "cannbot/target/ascendc_package.h"
 
+#include "cannbot/ascendc/precision.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/validator/ascendc_package.h"
 
@@ -28,6 +29,13 @@ Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
                            validator::MakeAscendcPackageTarget(op, dtype_));
   Plan plan;
   plan.reference_spec = std::make_shared<ops::OpSpec>(op);
+  // A 16-bit launch converts the fp32 inputs first; a reference source sees them converted too
+  // (the built-in references are recomputed that way by the judge).
+  if (dtype_ == "float16") {
+    plan.input_rounding = [](float v) { return ascendc::QuantizeToHalf(v); };
+  } else if (dtype_ == "bfloat16") {
+    plan.input_rounding = [](float v) { return ascendc::QuantizeToBf16(v); };
+  }
   plan.judge = &judge_;
   plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));
   plan.build = std::move(built.build);

@@ -104,6 +104,43 @@ class Sandboxed : public ReferenceOracle {
 
 }  // namespace
 
+namespace {
+class RoundedInputs : public ReferenceOracle {
+ public:
+  RoundedInputs(std::unique_ptr<ReferenceOracle> inner, std::function<float(float)> rounding,
+                std::string how)
+      : inner_(std::move(inner)), rounding_(std::move(rounding)), how_(std::move(how)) {}
+
+  Result<std::vector<ops::Tensor>> Outputs(
+      const ops::Shape& shape, const std::vector<ops::Tensor>& inputs) const override {
+    std::vector<ops::Tensor> rounded;
+    rounded.reserve(inputs.size());
+    for (const ops::Tensor& in : inputs) {
+      if (in.dtype() != ops::DType::kF32) {
+        rounded.push_back(in);
+        continue;
+      }
+      std::vector<float> values = in.ToFloats();
+      for (float& v : values) v = rounding_(v);
+      rounded.push_back(ops::Tensor::FromFloats(values));
+    }
+    return inner_->Outputs(shape, rounded);
+  }
+  std::string Describe() const override { return inner_->Describe() + " (" + how_ + ")"; }
+
+ private:
+  std::unique_ptr<ReferenceOracle> inner_;
+  std::function<float(float)> rounding_;
+  std::string how_;
+};
+}  // namespace
+
+std::unique_ptr<ReferenceOracle> RoundedInputsReference(std::unique_ptr<ReferenceOracle> inner,
+                                                        std::function<float(float)> rounding,
+                                                        std::string how) {
+  return std::make_unique<RoundedInputs>(std::move(inner), std::move(rounding), std::move(how));
+}
+
 std::unique_ptr<ReferenceOracle> InProcessReference(const ops::OpSpec& op) {
   return std::make_unique<InProcess>(op);
 }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,12 @@ struct SandboxedReferenceConfig {
 };
 std::unique_ptr<ReferenceOracle> SandboxedReference(const ops::OpSpec& op,
                                                     SandboxedReferenceConfig config);
+
+// `inner` fed its float inputs through `rounding` first (what a launch does to them before the
+// kernel sees them); Describe() says so.
+std::unique_ptr<ReferenceOracle> RoundedInputsReference(std::unique_ptr<ReferenceOracle> inner,
+                                                        std::function<float(float)> rounding,
+                                                        std::string how);
 
 // Runs `oracle` twice on the op's first numeric case and compares the bits: a reference that
 // crashes or answers differently is refused before any candidate runs.

@@ -113,7 +113,11 @@ Result<std::unique_ptr<ReferenceOracle>> Validator::MakeReference(const TargetPl
       op.reference_kind == ops::ReferenceKind::kSource && plan.reference_spec
           ? *plan.reference_spec
           : op;
-  auto oracle = SandboxedReference(called, std::move(sandboxed));
+  std::unique_ptr<ReferenceOracle> oracle = SandboxedReference(called, std::move(sandboxed));
+  if (op.reference_kind == ops::ReferenceKind::kSource && plan.input_rounding) {
+    oracle = RoundedInputsReference(std::move(oracle), plan.input_rounding,
+                                    "fed the inputs as the launch rounds them");
+  }
   CANNBOT_RETURN_IF_ERROR(ProbeReference(called, *oracle, seed));
   return oracle;
 }
