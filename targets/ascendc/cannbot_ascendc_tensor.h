@@ -143,6 +143,8 @@ class LocalTensor;
 
 namespace cannbot_detail {
 enum class Access { kRead, kWrite, kReadWrite };
+// The slot of a tensor TBuf::Get handed out from a TBuf never set up.
+constexpr int kUninitialisedTBuf = -2;
 
 // Validates a LocalTensor for `elements` elements: it belongs to this block, is not freed or
 // enqueued, and is large enough. Pipe hand-offs are the caller's concern.
@@ -152,6 +154,10 @@ inline cannbot_ascendc::Slot& CheckLocalBasic(const LocalTensor<T>& t, uint64_t 
   using cannbot_ascendc::R;
   using cannbot_ascendc::Violation;
   R().RequireBlock(api);
+  if (t.cb_slot_ == kUninitialisedTBuf) {
+    Violation("queue-uninitialized",
+              "%s uses a tensor from a TBuf that TPipe::InitBuffer never set up", api);
+  }
   if (t.cb_slot_ < 0 || t.cb_serial_ != R().block_serial()) {
     Violation("invalid-tensor",
               "%s uses a LocalTensor that did not come from AllocTensor, DeQue or TBuf::Get in "
@@ -519,18 +525,23 @@ class TQue : public TQueBase {
 };
 
 // TQueBind<src, dst, depth>: one queue whose buffers take data in at `src` and hand it out from
-// `dst` (VECIN -> VECOUT for a copy with no compute in between). The queue rules do not depend
-// on the position, so it is a queue counted at `src` for the per-position budget.
+// `dst` (VECIN -> VECOUT for a copy with no compute in between; GM -> VECIN and VECOUT -> GM
+// spell a plain input or output queue). The queue rules do not depend on the position, so it
+// is a queue counted at its UB end for the per-position budget.
+namespace cannbot_detail {
+constexpr bool IsVectorPosition(TPosition p) {
+  return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+}  // namespace cannbot_detail
 template <TPosition src, TPosition dst, int32_t depth = 1>
 class TQueBind : public TQueBase {
-  static_assert((src == TPosition::VECIN || src == TPosition::VECOUT ||
-                 src == TPosition::VECCALC) &&
-                    (dst == TPosition::VECIN || dst == TPosition::VECOUT ||
-                     dst == TPosition::VECCALC),
-                "cannbot ascendc emulation: TQueBind supports the vector positions only");
+  static_assert((cannbot_detail::IsVectorPosition(src) || src == TPosition::GM) &&
+                    (cannbot_detail::IsVectorPosition(dst) || dst == TPosition::GM) &&
+                    !(src == TPosition::GM && dst == TPosition::GM),
+                "cannbot ascendc emulation: TQueBind supports the vector positions and GM only");
 
  public:
-  TQueBind() : TQueBase(src, depth) {}
+  TQueBind() : TQueBase(src == TPosition::GM ? dst : src, depth) {}
 };
 
 class TBufBase {
@@ -541,7 +552,7 @@ class TBufBase {
 
   template <typename T>
   LocalTensor<T> Get() {
-    Require("TBuf::Get");
+    if (!Initialised()) return Unusable<T>();
     return cannbot_detail::MakeLocal<T>(slot_, 0, cannbot_ascendc::R().slot(slot_).bytes,
                                         position_);
   }
@@ -555,7 +566,7 @@ class TBufBase {
   void FreeTensor(const LocalTensor<T>&) {}
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t buf_offset) {
-    Require("TBuf::GetWithOffset");
+    if (!Initialised()) return Unusable<T>();
     const uint64_t bytes = static_cast<uint64_t>(size) * sizeof(T);
     const uint32_t capacity = cannbot_ascendc::R().slot(slot_).bytes;
     if (buf_offset + bytes > capacity) {
@@ -579,13 +590,19 @@ class TBufBase {
   }
 
  private:
-  void Require(const char* api) {
+  // On the device, Get on a TBuf InitBuffer never set up hands out a tensor at no buffer:
+  // harmless until used, so the violation waits for the first use.
+  bool Initialised() const {
     using cannbot_ascendc::R;
-    R().RequireBlock(api);
-    if (slot_ < 0 || serial_ != R().block_serial()) {
-      cannbot_ascendc::Violation("queue-uninitialized",
-                                 "%s on a TBuf that TPipe::InitBuffer never set up", api);
-    }
+    R().RequireBlock("TBuf::Get");
+    return slot_ >= 0 && serial_ == R().block_serial();
+  }
+  template <typename T>
+  LocalTensor<T> Unusable() const {
+    LocalTensor<T> t;
+    t.cb_slot_ = cannbot_detail::kUninitialisedTBuf;
+    t.cb_position_ = position_;
+    return t;
   }
   TPosition position_;
   int slot_ = -1;

@@ -42,6 +42,8 @@ struct Bufs {
 
 static void Lanes() {
   Bufs t;
+  TBuf<TPosition::VECCALC> never;
+  (void)never.Get<float>();  // never used: no violation
   // Continuous mask 10, two repeats: lanes 0..9 of each 64-float repeat.
   t.Clear(-1.0f);
   Add(t.d, t.a, t.b, 10, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
@@ -232,6 +234,9 @@ static void Broken(const std::string& which) {
   if (which == "high-bits") Add(t.d, t.a, t.b, bits, 1, BinaryRepeatParams());
   if (which == "past-end") Adds(t.d, t.a, 1.0f, 64, 5, UnaryRepeatParams());
   if (which == "select-mode") Select(t.d, t.m, t.a, t.b, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+  TBuf<TPosition::VECCALC> never;  // Get alone is harmless, as on the device; use is not
+  LocalTensor<float> unset = never.Get<float>();
+  if (which == "unset-tbuf") Duplicate(unset, 1.0f, 8);
 }
 
 int main(int argc, char** argv) {
@@ -347,6 +352,7 @@ TEST_F(AscendcRepeatTest, BrokenMasksAndReachesAreNamed) {
       {"high-bits", "bad-argument", "mask[1]"},
       {"past-end", "ub-out-of-bounds", "Adds"},
       {"select-mode", "bad-argument", "VSEL_TENSOR_SCALAR_MODE"},
+      {"unset-tbuf", "queue-uninitialized", "Duplicate uses a tensor from a TBuf"},
   };
   for (const auto& c : cases) {
     const CommandResult run = Run(c.mode);
