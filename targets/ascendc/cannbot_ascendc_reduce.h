@@ -1,5 +1,6 @@
 // cannbot_ascendc_reduce.h: the reductions: ReduceSum/ReduceMax/ReduceMin (count forms, with a
-// work tensor) and WholeReduceSum/Max/Min (one result per repeat, mask-continuous form).
+// work tensor) and WholeReduceSum/Max/Min (one result per repeat, mask-continuous form; with
+// isSetMask = false the mask register's lanes, or its element count in counter mode).
 //
 // Semantics follow the Ascend C documentation for Atlas A2: reductions add pairwise (a binary
 // tree) inside each 256-byte repeat; the count forms then add the repeat results in order, and
@@ -140,6 +141,50 @@ inline uint32_t GatherRepeat(const LocalTensor<T>& src, int32_t mask, int32_t r,
   return static_cast<uint32_t>(mask);
 }
 
+// The lanes each repeat of a WholeReduce takes: `mask` as given; with isSetMask = false, the
+// mask register's (normal mode: its lanes, which must run contiguously from lane 0; counter
+// mode: an element count spread over as many repeats as it fills, the last one partial,
+// whatever repeatTime says), as the mask and repeat forms of cannbot_ascendc_repeat.h do.
+struct WholeLanes {
+  int32_t per_repeat = 0;
+  int64_t count = -1;  // counter mode: elements in all
+  int32_t repeats = 0;
+  int32_t In(int32_t r) const {
+    if (count < 0) return per_repeat;
+    const int64_t left = count - static_cast<int64_t>(r) * per_repeat;
+    return static_cast<int32_t>(left < per_repeat ? left : per_repeat);
+  }
+};
+template <typename T, bool kSetMask>
+inline WholeLanes ResolveWholeLanes(int32_t mask, int32_t repeat, const char* api) {
+  constexpr int32_t lanes = static_cast<int32_t>(cannbot_ascendc::kRepeatBytes / sizeof(T));
+  const cannbot_ascendc::VectorMask& reg = cannbot_ascendc::R().vector_mask();
+  WholeLanes w;
+  w.per_repeat = mask;
+  w.repeats = repeat;
+  if (reg.counter) {
+    w.count = kSetMask ? mask : static_cast<int64_t>(reg.low);
+    w.per_repeat = lanes;
+    w.repeats = static_cast<int32_t>((w.count + lanes - 1) / lanes);
+    return w;
+  }
+  if (kSetMask) return w;
+  auto on = [&](int32_t j) { return ((j < 64 ? reg.low >> j : reg.high >> (j - 64)) & 1u) != 0; };
+  int32_t n = 0;
+  while (n < lanes && on(n)) ++n;
+  for (int32_t j = n; j < lanes; ++j) {
+    if (on(j)) {
+      cannbot_ascendc::Violation("bad-argument",
+                                 "%s with isSetMask = false reads a mask register whose lanes do "
+                                 "not run contiguously from lane 0; the emulation does not have "
+                                 "that form",
+                                 api);
+    }
+  }
+  w.per_repeat = n;
+  return w;
+}
+
 template <typename T>
 inline void WholeChecks(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask,
                         int32_t repeat, int32_t dst_elems, const char* api) {
@@ -158,17 +203,18 @@ inline void WholeChecks(const LocalTensor<T>& dst, const LocalTensor<T>& src, in
 }
 
 template <typename T, typename Better>
-inline void WholeBest(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask,
-                      int32_t repeat, int32_t dst_rep_stride, int32_t src_blk_stride,
+inline void WholeBest(const LocalTensor<T>& dst, const LocalTensor<T>& src, const WholeLanes& w,
+                      int32_t dst_rep_stride, int32_t src_blk_stride,
                       int32_t src_rep_stride, ReduceOrder order, const char* api, Better better) {
   const bool both =
       order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE;
   const int32_t width = both ? 2 : 1;
+  const int32_t repeat = w.repeats;
   const int32_t last = repeat > 0 ? (repeat - 1) * dst_rep_stride * width + width : 0;
-  WholeChecks(dst, src, mask, repeat, last, api);
+  WholeChecks(dst, src, w.per_repeat, repeat, last, api);
   T values[cannbot_ascendc::kRepeatBytes / sizeof(T)];
   for (int32_t r = 0; r < repeat; ++r) {
-    const uint32_t n = GatherRepeat(src, mask, r, src_blk_stride, src_rep_stride, values, api);
+    const uint32_t n = GatherRepeat(src, w.In(r), r, src_blk_stride, src_rep_stride, values, api);
     uint32_t best = 0;
     for (uint32_t i = 1; i < n; ++i) {
       if (better(static_cast<float>(values[i]), static_cast<float>(values[best]))) best = i;
@@ -207,12 +253,14 @@ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const int32_t repeatTime, const int32_t dstRepStride,
                            const int32_t srcBlkStride, const int32_t srcRepStride) {
   const char* api = "WholeReduceSum";
-  const int32_t last = repeatTime > 0 ? (repeatTime - 1) * dstRepStride + 1 : 0;
-  cannbot_detail::WholeChecks(dst, src, mask, repeatTime, last, api);
+  const cannbot_detail::WholeLanes w =
+      cannbot_detail::ResolveWholeLanes<T, isSetMask>(mask, repeatTime, api);
+  const int32_t last = w.repeats > 0 ? (w.repeats - 1) * dstRepStride + 1 : 0;
+  cannbot_detail::WholeChecks(dst, src, w.per_repeat, w.repeats, last, api);
   T values[cannbot_ascendc::kRepeatBytes / sizeof(T)];
-  for (int32_t r = 0; r < repeatTime; ++r) {
+  for (int32_t r = 0; r < w.repeats; ++r) {
     const uint32_t n =
-        cannbot_detail::GatherRepeat(src, mask, r, srcBlkStride, srcRepStride, values, api);
+        cannbot_detail::GatherRepeat(src, w.In(r), r, srcBlkStride, srcRepStride, values, api);
     dst.cb_data_[static_cast<int64_t>(r) * dstRepStride] = cannbot_detail::TreeSum(values, n);
   }
 }
@@ -221,16 +269,20 @@ inline void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const int32_t repeatTime, const int32_t dstRepStride,
                            const int32_t srcBlkStride, const int32_t srcRepStride,
                            ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
-  cannbot_detail::WholeBest(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
-                            order, "WholeReduceMax", [](float a, float b) { return a > b; });
+  cannbot_detail::WholeBest(
+      dst, src, cannbot_detail::ResolveWholeLanes<T, isSetMask>(mask, repeatTime, "WholeReduceMax"),
+      dstRepStride, srcBlkStride, srcRepStride, order, "WholeReduceMax",
+      [](float a, float b) { return a > b; });
 }
 template <typename T, bool isSetMask = true>
 inline void WholeReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
                            const int32_t repeatTime, const int32_t dstRepStride,
                            const int32_t srcBlkStride, const int32_t srcRepStride,
                            ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
-  cannbot_detail::WholeBest(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride,
-                            order, "WholeReduceMin", [](float a, float b) { return a < b; });
+  cannbot_detail::WholeBest(
+      dst, src, cannbot_detail::ResolveWholeLanes<T, isSetMask>(mask, repeatTime, "WholeReduceMin"),
+      dstRepStride, srcBlkStride, srcRepStride, order, "WholeReduceMin",
+      [](float a, float b) { return a < b; });
 }
 
 }  // namespace AscendC

@@ -101,6 +101,18 @@ static void Lanes() {
   Cast(t.d, t.h, RoundMode::CAST_NONE, 64, 2, UnaryRepeatParams(1, 1, 8, 4));
   CHECK(t.d.GetValue(63) == 63.0f && t.d.GetValue(127) == 127.0f);
 
+  // WholeReduceSum reads the mask register with isSetMask = false: 4 lanes, then counter mode
+  // with 100 elements (a full repeat of 64 and a partial one of 36, whatever repeatTime says).
+  SetVectorMask<float>(0, 0xF);
+  WholeReduceSum<float, false>(t.d, t.a, MASK_PLACEHOLDER, 2, 1, 1, 8);
+  CHECK(t.d.GetValue(0) == 6.0f && t.d.GetValue(1) == 64.0f + 65.0f + 66.0f + 67.0f);
+  SetMaskCount();
+  SetVectorMask<float, MaskMode::COUNTER>(0, 100);
+  WholeReduceSum<float, false>(t.d, t.a, MASK_PLACEHOLDER, 1, 1, 1, 8);
+  CHECK(t.d.GetValue(0) == 2016.0f && t.d.GetValue(1) == 2934.0f);  // 0..63, 64..99
+  SetMaskNorm();
+  ResetMask();
+
   // Duplicate with a repeat stride of 16 blocks.
   t.Clear(-1.0f);
   Duplicate(t.d, 7.0f, 8, 2, 1, 16);

@@ -95,6 +95,19 @@ TEST(AscendcPrecisionTest, QuantizeToHalfSaturates) {
   EXPECT_EQ(QuantizeToHalf(1e-9f), 0.0f);
 }
 
+// Expected fp16 outputs round as half arithmetic does: an overflow is inf (as the kernel's
+// own instructions give), not the input conversion's 65504, so exp(12) in fp16 matches.
+TEST(AscendcPrecisionTest, ExpectedHalfResultsOverflowToInfinity) {
+  float values[4] = {70000.0f, -3e38f, 1.0f + 1.0f / 4096, 65504.0f};
+  RoundAsHalfResult(values, 4);
+  EXPECT_TRUE(std::isinf(values[0]) && values[0] > 0);
+  EXPECT_TRUE(std::isinf(values[1]) && values[1] < 0);
+  EXPECT_EQ(values[2], 1.0f);
+  EXPECT_EQ(values[3], 65504.0f);
+  const float got[1] = {std::numeric_limits<float>::infinity()};
+  EXPECT_TRUE(CheckPrecision(values, got, 1, 16).pass);
+}
+
 TEST(AscendcPrecisionTest, Bf16HasItsOwnStandardAndRounding) {
   const PrecisionStandard s = CannPrecisionStandard(16, /*bfloat16=*/true);
   EXPECT_EQ(StandardName(s), std::string("bf16"));

@@ -38,6 +38,10 @@ void QuantizeToHalf(float* data, int64_t n) {
   for (int64_t i = 0; i < n; ++i) data[i] = QuantizeToHalf(data[i]);
 }
 
+void RoundAsHalfResult(float* data, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) data[i] = static_cast<float>(static_cast<_Float16>(data[i]));
+}
+
 float QuantizeToBf16(float value) {
   return static_cast<float>(ops::BFloat16ToDouble(ops::BFloat16FromDouble(value)));
 }

@@ -73,6 +73,10 @@ PrecisionReport CheckPrecision(const float* expected, const float* got, int64_t 
 // values beyond +-65504 saturate to +-65504, infinities and NaN stay.
 float QuantizeToHalf(float value);
 void QuantizeToHalf(float* data, int64_t n);
+// fp32 -> half -> fp32 as half arithmetic rounds a result (what an expected fp16 output is
+// compared as): nearest even, and beyond the half range +-inf, as the emulated instructions
+// and Cast give; only the launcher's input conversion saturates.
+void RoundAsHalfResult(float* data, int64_t n);
 // fp32 -> bf16 -> fp32 as the launcher converts inputs: round to nearest even.
 float QuantizeToBf16(float value);
 void QuantizeToBf16(float* data, int64_t n);
