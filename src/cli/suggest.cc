@@ -68,8 +68,14 @@ std::string KernelName(const std::string& path) {
 Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
   engine::JobSpec spec;
   spec.op = flags.op;
-  CANNBOT_ASSIGN_OR_RETURN(spec.source, ReadFile(flags.file, engine::kMaxSourceBytes));
-  spec.name = KernelName(flags.file);
+  if (!flags.package.empty()) {  // read and checked here, so a daemon gets only good packages
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package, ascendc::LoadPackage(flags.package));
+    spec.package = std::move(package.files);
+    spec.name = KernelName(flags.package);
+  } else {
+    CANNBOT_ASSIGN_OR_RETURN(spec.source, ReadFile(flags.file, engine::kMaxSourceBytes));
+    spec.name = KernelName(flags.file);
+  }
   if (!flags.profile.empty()) {
     CANNBOT_ASSIGN_OR_RETURN(spec.profile, ReadFile(flags.profile, size_t{1} << 30));
     spec.profile_name = flags.profile;
@@ -140,56 +146,26 @@ Result<engine::SuggestReport> RunHere(const SuggestFlags& flags, const ops::Regi
   return engine->Run(spec, &progress);
 }
 
-// --package: a faster operator package from the model, validated in every dtype combination.
-int RunPackage(const SuggestFlags& flags, const ops::Registry& registry) {
-  if (flags.target_name != "ascendc" || !flags.file.empty() || !flags.server.empty()) {
-    return ReportError(Status::InvalidArgument("--package takes an Ascend C operator package "
-                                               "instead of FILE, with --target ascendc, here "
-                                               "(not --server)"),
-                       flags.json);
+// --out: the accepted kernel to FILE, or a package's changed files under DIR.
+Status WriteBest(const SuggestFlags& flags, const engine::SuggestReport& report) {
+  if (flags.package.empty()) {
+    CANNBOT_RETURN_IF_ERROR(WriteFile(flags.out, report.Best()->code));
+    std::fprintf(stderr, "cannbot: wrote the accepted kernel to %s\n", flags.out.c_str());
+    return Status::Ok();
   }
-  config::Config config;
-  if (Status built = BuildConfig(flags, &config); !built.ok()) return ReportError(built, flags.json);
-  if (!flags.llm.empty()) config.llm.base_url = flags.llm;
-  if (!flags.model.empty()) config.llm.model = flags.model;
-  if (config.llm.base_url.empty() || config.llm.model.empty()) {
-    return ReportError(Status::InvalidArgument(
-                           "suggesting for an operator package needs a model (--llm URL --model "
-                           "M): the offline recipes are written for single kernels"),
-                       flags.json);
-  }
-  std::vector<std::string> warnings;
-  auto engine = engine::Engine::Open(config, registry, &warnings);
-  if (!engine.ok()) return ReportError(engine.status(), flags.json);
-  for (const std::string& w : warnings) std::fprintf(stderr, "cannbot: warning: %s\n", w.c_str());
-  engine::PackageSuggestRequest request;
-  request.op = flags.op;
-  auto package = ascendc::LoadPackage(flags.package);
-  if (!package.ok()) return ReportError(package.status(), flags.json);
-  request.package = std::move(package).value();
-  if (flags.samples > 0) request.samples = flags.samples;
-  if (flags.rounds >= 0) request.rounds = flags.rounds;
-  if (flags.seed_given) request.seed = flags.seed;
-  std::unique_ptr<llm::HttpClient> http = llm::NewCurlHttpClient();
-  llm::ChatClient chat(config.llm, http.get());
-  auto result = engine::SuggestForPackage((*engine)->validator(), (*engine)->registry(),
-                                          (*engine)->skills(), chat, request);
-  if (!result.ok()) return ReportError(result.status(), flags.json);
-  std::printf("%s", flags.json ? (result->ToJson().dump(2) + "\n").c_str()
-                               : result->RenderText().c_str());
-  std::fflush(stdout);
-  if (result->found && !flags.out.empty()) {  // --out: the changed files under this directory
-    if (Status written = WriteFilesUnder(flags.out, result->changed_files); !written.ok()) {
-      return ReportError(written, flags.json);
-    }
-    std::fprintf(stderr, "cannbot: wrote the changed files under %s\n", flags.out.c_str());
-  }
-  return result->found ? kExitOk : kExitRejected;
+  CANNBOT_RETURN_IF_ERROR(
+      WriteFilesUnder(flags.out, engine::ExtractPackageFiles(report.Best()->code)));
+  std::fprintf(stderr, "cannbot: wrote the changed files under %s\n", flags.out.c_str());
+  return Status::Ok();
 }
 
 int Run(const SuggestFlags& flags, const ops::Registry& registry) {
-  if (!flags.package.empty()) return RunPackage(flags, registry);
-  if (flags.file.empty()) {
+  if (!flags.package.empty() && (flags.target_name != "ascendc" || !flags.file.empty())) {
+    return ReportError(Status::InvalidArgument("--package takes an Ascend C operator package "
+                                               "instead of FILE, with --target ascendc"),
+                       flags.json);
+  }
+  if (flags.file.empty() && flags.package.empty()) {
     return ReportError(Status::InvalidArgument("give the kernel: FILE (or --package DIR with "
                                                "--target ascendc)"),
                        flags.json);
@@ -220,9 +196,9 @@ int Run(const SuggestFlags& flags, const ops::Registry& registry) {
   }
   if (!report.kernel_check.ok) return kExitError;
   if (report.found() && !flags.out.empty()) {
-    Status written = WriteFile(flags.out, report.Best()->code);
-    if (!written.ok()) return ReportError(written, flags.json);
-    std::fprintf(stderr, "cannbot: wrote the accepted kernel to %s\n", flags.out.c_str());
+    if (Status written = WriteBest(flags, report); !written.ok()) {
+      return ReportError(written, flags.json);
+    }
   }
   return report.found() ? kExitOk : kExitRejected;
 }

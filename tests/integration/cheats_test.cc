@@ -25,8 +25,22 @@ struct Cheat {
   const char* file;
   const char* op;
   const char* layer;   // expected layer; "numeric-ok" for controls that must pass numerics
-  const char* reason;  // a phrase the reason must contain
+  // A phrase the reason must contain; "a|b" when the cheat's own timing decides which of two
+  // honest rejections it meets first.
+  const char* reason;
 };
+
+// Whether `reason` contains one of the '|'-separated phrases of `expected`.
+bool ReasonMatches(const std::string& reason, const std::string& expected) {
+  size_t start = 0;
+  while (true) {
+    const size_t bar = expected.find('|', start);
+    const std::string phrase = expected.substr(start, bar == std::string::npos ? bar : bar - start);
+    if (reason.find(phrase) != std::string::npos) return true;
+    if (bar == std::string::npos) return false;
+    start = bar + 1;
+  }
+}
 
 void PrintTo(const Cheat& cheat, std::ostream* out) { *out << cheat.file; }
 
@@ -40,7 +54,9 @@ const Cheat kCheats[] = {
     {"zeros.cpp", "swish", "numeric", "wrong results"},
     // 4: stops computing once it believes it is being timed
     {"stops_after_warmup.cpp", "swish", "perf", "never wrote"},
-    {"stops_after_pause.cpp", "swish", "numeric", "second run"},
+    // Back-to-back calls skip work: the second run of a case, or the first run of a small case
+    // when the previous case's checks took under the cheat's 2 ms pause (a fast machine).
+    {"stops_after_pause.cpp", "swish", "numeric", "second run|never wrote"},
     // 5: caches
     {"cache_by_pointer.cpp", "matmul", "perf", "data it had already seen"},
     {"cache_by_fingerprint.cpp", "matmul", "perf", "wrong results in a timed run"},
@@ -212,7 +228,7 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
   }
   EXPECT_FALSE(v.accepted) << v.RenderText();
   EXPECT_STREQ(LayerName(v.layer), cheat.layer) << v.reason;
-  EXPECT_NE(v.reason.find(cheat.reason), std::string::npos) << v.reason;
+  EXPECT_TRUE(ReasonMatches(v.reason, cheat.reason)) << v.reason;
   // Whatever the compiler was made to read must not come back in the log.
   EXPECT_EQ(v.compile.log.find("root:x:0:0"), std::string::npos);
 }

@@ -5,8 +5,10 @@
 
 #include <thread>
 
+#include "cannbot/engine/job_spec.h"
 #include "integration/daemon_support.h"
 #include "integration/fake_llm_server.h"
+#include "integration/package_support.h"
 
 namespace cannbot {
 namespace {
@@ -116,6 +118,52 @@ TEST(DaemonLlmTest, HeldConnectionsLeaveThreadsForShortRequests) {
   for (std::thread& t : followers) t.join();
   for (size_t n : seen) EXPECT_GE(n, 4u);  // each follower saw the job to its end
   EXPECT_EQ(daemon.Events(id).back().type, "finished");  // slots were given back
+  EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+// A job that carries an Ascend C operator package: the model (scripted) answers the slow
+// example package with the fast one's kernel; the daemon validates it in every dtype
+// combination and reports it like a kernel job: accepted, with a diff of the package and a job
+// page. A package job without a model is refused with the reason.
+TEST(DaemonLlmTest, APackageJobComesBackAsAValidatedPackageDiff) {
+  const ascendc::PackageFiles slow = testing::FloatOnlyExamplePackage("add_custom_slow");
+  const ascendc::PackageFiles fast = testing::FloatOnlyExamplePackage("add_custom_fast");
+  ASSERT_FALSE(slow.empty() || fast.empty());
+  FakeLlmServer llm;
+  llm.Push(Chat({testing::KernelFilesAnswer(fast)}));
+  Daemon daemon(Daemon::Options{{}, {}, LlmConfig(llm.base_url())});
+  ASSERT_TRUE(daemon.Start()) << daemon.Log();
+  const Json job_body = {{"op", "add"},
+                         {"name", "add_custom"},
+                         {"package", engine::PackageJson(slow)},
+                         {"options", {{"samples", 1}, {"rounds", 0}, {"seed", 7}}}};
+  HttpReply r = daemon.PostJson("/optimize?wait=true", job_body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const Json job = r.json();
+  ASSERT_EQ(job["status"], "succeeded") << job.dump(2);
+  EXPECT_EQ(job["found"], true) << job["report"]["attempts"].dump(2);
+  const Json& report = job["report"];
+  EXPECT_EQ(report["kernel_check"]["ok"], true);
+  EXPECT_NE(report["attempts"][0]["detail"].get<std::string>().find("accepted: an estimated"),
+            std::string::npos);
+  const std::string diff = report["diff"];
+  EXPECT_NE(diff.find("+++ b/op_kernel/add_custom.cpp"), std::string::npos) << diff;
+  EXPECT_EQ(diff.find("op_host"), std::string::npos) << diff;  // only what the answer changed
+  EXPECT_NE(report["original_code"].get<std::string>().find("File: op_host/add_custom.cpp"),
+            std::string::npos);
+  ASSERT_EQ(llm.requests().size(), 1u);
+  EXPECT_NE(llm.requests()[0].find("File: op_kernel/add_custom.cpp"), std::string::npos);
+  const HttpReply page = daemon.Get("/jobs/" + job["job_id"].get<std::string>(),
+                                    {{"Accept", "text/html"}});
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("op_kernel/add_custom.cpp"), std::string::npos);
+
+  Json offline = job_body;
+  offline["options"]["llm"] = "offline";
+  HttpReply refused = daemon.PostJson("/optimize?wait=true", offline);
+  ASSERT_EQ(refused.status, 200) << refused.body;
+  EXPECT_EQ(refused.json()["status"], "failed");
+  EXPECT_NE(refused.body.find("needs a model"), std::string::npos) << refused.body;
   EXPECT_TRUE(daemon.Terminate().has_value());
 }
 

@@ -9,6 +9,7 @@
 #include "cannbot/util/subprocess.h"
 #include "integration/daemon_support.h"
 #include "integration/fake_llm_server.h"
+#include "integration/package_support.h"
 #include "integration/test_support.h"
 
 namespace cannbot {
@@ -211,6 +212,39 @@ TEST(SuggestRemoteTest, AscendcReportIsTheSameThroughADaemon) {
       << "what the remote report changes:\n" << nlohmann::json::diff(local_report, remote_report).dump(1);
   EXPECT_EQ(llm.requests().size(), 2u);
   EXPECT_TRUE(daemon.Terminate().has_value());
+}
+
+// `suggest --package DIR`: the same job as a kernel's, so the same report, and --out DIR gets
+// the answer's changed files; --package with a kernel FILE or another target is refused.
+TEST(SuggestTest, APackageGetsAValidatedAnswerWrittenUnderOut) {
+  const ascendc::PackageFiles slow = testing::FloatOnlyExamplePackage("add_custom_slow");
+  const ascendc::PackageFiles fast = testing::FloatOnlyExamplePackage("add_custom_fast");
+  ASSERT_FALSE(slow.empty() || fast.empty());
+  TempDir tmp = std::move(TempDir::Create("cannbot-suggest-package")).value();
+  ASSERT_TRUE(WriteFilesUnder(tmp.File("add_custom"), slow).ok());
+  FakeLlmServer server;
+  server.Push(Chat({testing::KernelFilesAnswer(fast)}));
+  SuggestRun run = Suggest({"--package", tmp.File("add_custom"), "--target", "ascendc", "--op",
+                            "add", "--llm", server.base_url(), "--model", "m", "--samples", "1",
+                            "--rounds", "0", "--json", "--out", tmp.File("answer"), "--seed", "5"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  nlohmann::json report = JsonOf(run.output);
+  ASSERT_TRUE(report.is_object()) << run.output;
+  EXPECT_TRUE(report["found"].get<bool>());
+  EXPECT_EQ(report["original"], "add_custom");
+  std::string fast_kernel;
+  for (const auto& [path, text] : fast) {
+    if (path == "op_kernel/add_custom.cpp") fast_kernel = text;
+  }
+  auto written = ReadFile(tmp.File("answer/op_kernel/add_custom.cpp"));
+  ASSERT_TRUE(written.ok()) << run.output;
+  EXPECT_EQ(*written, fast_kernel);
+  EXPECT_FALSE(ReadFile(tmp.File("answer/op_host/add_custom.cpp")).ok());  // not changed
+
+  SuggestRun wrong = Suggest({"--package", tmp.File("add_custom"), "--op", "add", "--llm",
+                              server.base_url(), "--model", "m"});
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
+  EXPECT_NE(wrong.output.find("--target ascendc"), std::string::npos) << wrong.output;
 }
 
 TEST(SuggestRemoteTest, AnUnknownTargetIsRefusedAtEveryEdge) {

@@ -2,6 +2,7 @@
 // client sends is what the daemon runs), and FromJson is the edge that refuses bad fields.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "cannbot/engine/job_spec.h"
@@ -29,6 +30,12 @@ class SpecGenerator {
     }
     if (Coin()) s.profile_kernel = Text(1);
     s.target = target::All()[Int(0, static_cast<int>(target::All().size()) - 1)];
+    if (s.target->name() == "ascendc" && Coin()) {  // a package instead of the kernel
+      s.source.clear();
+      s.package = ascendc::PackageFiles{{"op_host/" + Text(1) + ".cpp", Text(0) + "\n\"q\""},
+                                        {"op_kernel/k.cpp", Text(0)}};
+      std::sort(s.package->begin(), s.package->end());  // a JSON object's order
+    }
     JobOptions& o = s.options;
     if (Coin()) o.samples = Int(1, 16);
     if (Coin()) o.rounds = Int(0, 20);
@@ -114,6 +121,32 @@ TEST(JobSpecTest, BadFieldsAreRefusedNamingTheFieldAndWhatItAllows) {
         << c.key << "=" << c.value.dump() << ": " << ErrorOf(body);
   }
   EXPECT_NE(ErrorOf(Json::array()).find("must be a JSON object"), std::string::npos);
+}
+
+// A package: its files under "package" (the shape POST /validate takes), target ascendc
+// (implied when absent), never beside a kernel source.
+TEST(JobSpecTest, APackageTakesThePlaceOfTheSource) {
+  const Json files = {{"files", {{"op_host/a.cpp", "host"}, {"op_kernel/a.cpp", "kernel"}}}};
+  auto spec = JobSpec::FromJson({{"op", "add"}, {"package", files}});
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_TRUE(spec->package.has_value());
+  EXPECT_EQ(spec->package->size(), 2u);
+  EXPECT_EQ(spec->target->name(), "ascendc");
+  EXPECT_EQ(spec->name, "package");
+  EXPECT_TRUE(spec->source.empty());
+  EXPECT_EQ(spec->ToJson()["package"], files);
+
+  const std::pair<Json, const char*> refused[] = {
+      {{{"op", "add"}, {"source", "x"}, {"package", files}}, "either 'source'"},
+      {{{"op", "add"}, {"target", "cpu"}, {"package", files}}, "'target' must be \"ascendc\""},
+      {{{"op", "add"}, {"package", {{"files", {{"op_kernel/a.cpp", 3}}}}}}, "is not a string"},
+      {{{"op", "add"}, {"package", Json::array()}}, "field 'package' must be {\"files\""},
+      {{{"op", "add"}}, "field 'source'"},
+  };
+  for (const auto& [body, expected] : refused) {
+    EXPECT_NE(ErrorOf(body).find(expected), std::string::npos) << body.dump() << ": "
+                                                                << ErrorOf(body);
+  }
 }
 
 TEST(JobSpecTest, CommandLineProviderFlags) {

@@ -203,6 +203,7 @@ Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
   const auto start = Clock::now();
   std::optional<ops::OpSpec> inline_op;  // lives for the whole job: everything borrows it
   CANNBOT_ASSIGN_OR_RETURN(const ops::OpSpec* op, ResolveOp(spec, &inline_op));
+  if (spec.package) return RunPackage(spec, *op, progress);
   const target::Target& target = target::OrDefault(spec.target);
   validator::Validator& validator = *parts_.validator;
   config::Config config = JobConfig(spec.options);

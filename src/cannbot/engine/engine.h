@@ -7,6 +7,9 @@
 //   -> diagnosis -> skills -> provider (LLM or offline recipes) -> the generate / validate /
 //   repair loop -> SuggestReport
 //
+// A JobSpec with an Ascend C operator package instead of a kernel goes to the package
+// suggester (engine/package_suggest.h) and comes back as the same SuggestReport.
+//
 // A kernel that fails its own check is not an error: the report says so (kernel_check), since
 // telling an author that their change broke the numbers is itself worth a report.
 //
@@ -106,6 +109,9 @@ class Engine {
 
  private:
   struct Owned;
+
+  // A job with a package (engine/package_job.cc).
+  Result<SuggestReport> RunPackage(const JobSpec& spec, const ops::OpSpec& op, Progress* progress);
 
   EngineParts parts_;
   std::shared_ptr<Owned> owned_;  // what Open made; null when borrowing

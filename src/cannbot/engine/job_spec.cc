@@ -1,7 +1,5 @@
 #include "cannbot/engine/job_spec.h"
 
-#include "cannbot/ops/op_spec_file.h"
-
 #include <algorithm>
 
 #include "cannbot/ops/op_spec_file.h"
@@ -92,6 +90,36 @@ Status CheckName(const std::string& name) {
 
 }  // namespace
 
+Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, const char* key) {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return std::optional<ascendc::PackageFiles>();
+  const std::string field = std::string("field '") + key + "'";
+  if (!it->is_object() || it->size() != 1 || !it->contains("files") ||
+      !(*it)["files"].is_object()) {
+    return Status::InvalidArgument(field + " must be {\"files\": {path: source text, ...}}");
+  }
+  ascendc::PackageFiles files;
+  size_t total = 0;
+  for (const auto& [path, text] : (*it)["files"].items()) {
+    if (!text.is_string()) {
+      return Status::InvalidArgument(field + ": the file \"" + path + "\" is not a string");
+    }
+    total += text.get_ref<const std::string&>().size();
+    if (total > 4 * kMaxSourceBytes) {
+      return Status::InvalidArgument(field + ": the files are larger than " +
+                                     std::to_string(4 * kMaxSourceBytes) + " bytes together");
+    }
+    files.push_back({path, text.get<std::string>()});
+  }
+  return std::optional<ascendc::PackageFiles>(std::move(files));
+}
+
+Json PackageJson(const ascendc::PackageFiles& files) {
+  Json out = Json::object();
+  for (const auto& [path, text] : files) out[path] = text;
+  return {{"files", out}};
+}
+
 std::optional<LlmChoice> LlmChoiceFromFlags(const std::string& llm, const std::string& model) {
   if (llm.empty() && model.empty()) return std::nullopt;
   LlmChoice choice;
@@ -118,6 +146,7 @@ Json JobSpec::ToJson() const {
   if (!profile_kernel.empty()) out["profile_kernel"] = profile_kernel;
   if (!op_spec.empty()) out["op_spec"] = op_spec;
   if (!op_reference.empty()) out["op_reference"] = op_reference;
+  if (package) out["package"] = PackageJson(*package);
   return out;
 }
 
@@ -127,7 +156,7 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   RequestFields f(body, "");
   CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"op", "source", "name", "profile", "profile_format",
                                        "profile_name", "profile_kernel", "target", "options",
-                                       "op_spec", "op_reference"}));
+                                       "op_spec", "op_reference", "package"}));
   CANNBOT_RETURN_IF_ERROR(f.Text("op_spec", &spec.op_spec, false, kMaxSourceBytes));
   CANNBOT_RETURN_IF_ERROR(f.Text("op_reference", &spec.op_reference, false, kMaxSourceBytes));
   CANNBOT_RETURN_IF_ERROR(f.Text("op", &spec.op, spec.op_spec.empty(), 128));
@@ -140,9 +169,15 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   } else if (!spec.op_reference.empty()) {
     return Status::InvalidArgument("field 'op_reference' is only meaningful with 'op_spec'");
   }
-  CANNBOT_RETURN_IF_ERROR(f.Text("source", &spec.source, true, kMaxSourceBytes));
+  CANNBOT_ASSIGN_OR_RETURN(spec.package, PackageField(body, "package"));
+  CANNBOT_RETURN_IF_ERROR(f.Text("source", &spec.source, !spec.package, kMaxSourceBytes));
+  if (spec.package && !spec.source.empty()) {
+    return Status::InvalidArgument("give either 'source' (a kernel) or 'package' (an Ascend C "
+                                   "operator package), not both");
+  }
+  if (spec.package) spec.name = "package";  // the default label
   CANNBOT_RETURN_IF_ERROR(f.Text("name", &spec.name, false, 200));
-  if (spec.name.empty()) spec.name = "kernel.cpp";
+  if (spec.name.empty()) spec.name = spec.package ? "package" : "kernel.cpp";
   CANNBOT_RETURN_IF_ERROR(CheckName(spec.name));
   if (body.contains("profile")) {  // present: it must hold something
     CANNBOT_RETURN_IF_ERROR(f.Text("profile", &spec.profile, true, size_t{1} << 30));
@@ -156,9 +191,14 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   spec.profile_format = *parsed_format;
   CANNBOT_RETURN_IF_ERROR(f.Text("profile_name", &spec.profile_name, false, 1024));
   CANNBOT_RETURN_IF_ERROR(f.Text("profile_kernel", &spec.profile_kernel, false, 1024));
-  std::string target_name(target::Default().name());
+  // A package is Ascend C whether or not the request says so.
+  std::string target_name(spec.package ? "ascendc" : target::Default().name());
   CANNBOT_RETURN_IF_ERROR(f.Text("target", &target_name, false, 32));
   CANNBOT_ASSIGN_OR_RETURN(spec.target, target::Parse(target_name, "target"));
+  if (spec.package && target_name != "ascendc") {
+    return Status::InvalidArgument("field 'package' is an Ascend C operator package: 'target' "
+                                   "must be \"ascendc\", not \"" + target_name + "\"");
+  }
   if (body.contains("options")) {
     CANNBOT_ASSIGN_OR_RETURN(spec.options, ParseOptions(body.at("options")));
   }

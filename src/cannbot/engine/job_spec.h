@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/ascendc/package.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/target/target.h"
 #include "cannbot/util/status.h"
@@ -64,8 +65,11 @@ struct JobSpec {
   // a reference file, that file's text. "" = `op` names an op the engine knows.
   std::string op_spec;
   std::string op_reference;
-  std::string source;                 // the kernel to optimise
-  std::string name = "kernel.cpp";    // the kernel's file name, for reports and diffs
+  std::string source;                 // the kernel to optimise ("" with `package`)
+  // An Ascend C operator package instead of `source` (target ascendc, an LLM): its files by
+  // path under op_host/ and op_kernel/ (docs/ascendc.md, "Operator packages").
+  std::optional<ascendc::PackageFiles> package;
+  std::string name = "kernel.cpp";    // the kernel's file name (a package's label), for reports
   std::string profile;                // profiler output, "" = none (self-profile when it can)
   profile::Format profile_format = profile::Format::kAuto;
   std::string profile_name;           // what reports call the profile, "" = "uploaded"
@@ -80,5 +84,12 @@ struct JobSpec {
   // Errors: InvalidArgument naming the field.
   static Result<JobSpec> FromJson(const nlohmann::json& body);
 };
+
+// {"files": {path: text, ...}} under `key` of `body`: an operator package's files (none when
+// the key is absent or null). Only the shape and the total size are checked here; what the
+// paths may be is ascendc::PackageFromFiles' business. Errors name the field.
+Result<std::optional<ascendc::PackageFiles>> PackageField(const nlohmann::json& body,
+                                                          const char* key);
+nlohmann::json PackageJson(const ascendc::PackageFiles& files);
 
 }  // namespace cannbot::engine

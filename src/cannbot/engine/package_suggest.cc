@@ -1,19 +1,17 @@
 #include "cannbot/engine/package_suggest.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <regex>
 #include <sstream>
 
 #include "cannbot/ascendc/device_profile.h"
-#include "cannbot/engine/package_validation.h"
 #include "cannbot/util/diff.h"
 
 namespace cannbot::engine {
 namespace {
-
-constexpr const char* kSkill = "ascendc-vector-kernel";
 
 std::string Fence(const std::string& path, const std::string& text) {
   return "File: " + path + "\n```cpp\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n") +
@@ -37,11 +35,10 @@ std::string Prompt(const ops::OpSpec& op, const ascendc::Package& package,
          "precision standard and get faster:\n"
       << ListCombinations(check.definition) << "\n# Device\n\n" << ascendc::DescribeDevice(device)
       << "\n";
-  if (const skills::Skill* skill = skills.Find(kSkill)) {
+  if (const skills::Skill* skill = skills.Find(kPackageSkill)) {
     out << "# What good Ascend C kernels do\n\n" << skill->body << "\n";
   }
-  out << "# The package\n\n";
-  for (const auto& [path, text] : package.files) out << Fence(path, text);
+  out << "# The package\n\n" << RenderPackageFiles(package.files);
   out << "# How to answer\n\nReturn every file you change in full, each as a line `File: <path>` "
          "followed by one ```cpp fenced block. Keep the file names, the OpDef's inputs, outputs "
          "and dtypes, the tiling struct's registration and the kernel's entry point and "
@@ -56,19 +53,25 @@ ascendc::PackageFiles Apply(const ascendc::PackageFiles& files, const ascendc::P
   return {merged.begin(), merged.end()};
 }
 
-// Accepted only when every combination that ran was; its speedup is the smallest of theirs.
+double Speedup(const PackageRun& run) { return run.verdict->perf ? run.verdict->perf->speedup : 0; }
+
+// Accepted only when every combination that ran was; its speedup is the smallest of theirs,
+// and its verdict that combination's (the first failing one's when rejected).
 void Judge(const PackageReport& report, PackageAttempt* attempt) {
   attempt->accepted = report.ok();
-  attempt->speedup = 0;
-  bool first = true;
+  const PackageRun* slowest = nullptr;
+  const PackageRun* failed = nullptr;
   for (const PackageRun& run : report.runs) {
     if (!run.skipped.empty() || !run.verdict) continue;
-    const double s = run.verdict->perf ? run.verdict->perf->speedup : 0;
-    attempt->speedup = first ? s : std::min(attempt->speedup, s);
-    first = false;
-    if (!run.verdict->accepted && attempt->reason.empty()) {
-      attempt->reason = run.combo.Describe() + ": " + run.verdict->reason;
-    }
+    if (!run.verdict->accepted && failed == nullptr) failed = &run;
+    if (slowest == nullptr || Speedup(run) < Speedup(*slowest)) slowest = &run;
+  }
+  attempt->speedup = slowest != nullptr ? Speedup(*slowest) : 0;
+  if (failed != nullptr) {
+    attempt->reason = failed->combo.Describe() + ": " + failed->verdict->reason;
+    attempt->verdict = failed->verdict;
+  } else if (slowest != nullptr) {
+    attempt->verdict = slowest->verdict;
   }
   if (!attempt->accepted && attempt->reason.empty()) {
     attempt->reason = "no dtype combination of the answer could run";
@@ -90,6 +93,12 @@ std::string Feedback(const std::vector<PackageAttempt>& round) {
 }
 
 }  // namespace
+
+std::string RenderPackageFiles(const ascendc::PackageFiles& files) {
+  std::string out;
+  for (const auto& [path, text] : files) out += Fence(path, text);
+  return out;
+}
 
 ascendc::PackageFiles ExtractPackageFiles(const std::string& answer) {
   static const std::regex kHeader(R"(^\s*(?://\s*|\*\*|#+\s*)?[Ff][Ii][Ll][Ee]:\s*\**\s*`?([^`\s*]+)`?\**\s*$)");
@@ -130,13 +139,18 @@ nlohmann::json PackageSuggestion::ToJson() const {
   }
   nlohmann::json files = nlohmann::json::object();
   for (const auto& [path, text] : changed_files) files[path] = text;
-  return {{"op", op},       {"package", package}, {"found", found}, {"speedup", speedup},
-          {"files", files}, {"diff", diff},       {"attempts", attempts_json}};
+  return {{"op", op},       {"package", package}, {"check", check.ToJson()},
+          {"found", found}, {"speedup", speedup}, {"files", files},
+          {"diff", diff},   {"attempts", attempts_json}};
 }
 
 std::string PackageSuggestion::RenderText() const {
   std::ostringstream out;
   out << "cannbot suggest: " << package << "\n  op " << op << "\n\n";
+  if (!check.ok()) {
+    return out.str() + "The package itself does not pass the compile and numeric layers, so "
+                       "there is nothing to make faster:\n" + check.RenderText();
+  }
   for (const PackageAttempt& a : attempts) {
     out << "  round " << a.round << " answer " << a.sample + 1 << ": " << a.reason << "\n";
   }
@@ -155,27 +169,28 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
   const ops::OpSpec* op = registry.Find(request.op);
   if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
   PackageRequest check_request{request.op, request.package, std::nullopt, request.seed};
-  CANNBOT_ASSIGN_OR_RETURN(PackageReport check, ValidatePackage(validator, registry, check_request));
-  if (!check.ok()) {
-    return Status::InvalidArgument("the package itself does not pass the compile and numeric "
-                                   "layers, so there is nothing to make faster:\n" +
-                                   check.RenderText());
-  }
   PackageSuggestion result;
   result.op = op->name;
   result.package = request.package.Describe();
+  CANNBOT_ASSIGN_OR_RETURN(result.check, ValidatePackage(validator, registry, check_request));
+  if (!result.check.ok()) return result;
+  const PackageReport& check = result.check;
   std::vector<llm::ChatMessage> messages = {
       {"system", "You are an expert Ascend C operator developer. You make operator packages "
                  "faster on Ascend NPUs without changing what they compute."},
       {"user", Prompt(*op, request.package, check, validator.config().device, skills)}};
-  for (int round = 0; round <= request.rounds && !result.found; ++round) {
+  auto stopped = [&] { return request.stop != nullptr && request.stop->load(); };
+  for (int round = 0; round <= request.rounds && !result.found && !stopped(); ++round) {
     CANNBOT_ASSIGN_OR_RETURN(llm::Completion answers, chat.Complete(messages, request.samples));
     std::vector<PackageAttempt> this_round;
     for (size_t i = 0; i < answers.choices.size(); ++i) {
       PackageAttempt attempt;
       attempt.round = round;
       attempt.sample = static_cast<int>(i);
-      const ascendc::PackageFiles changes = ExtractPackageFiles(answers.choices[i]);
+      attempt.answer = answers.choices[i];
+      const auto start = std::chrono::steady_clock::now();
+      attempt.changes = ExtractPackageFiles(answers.choices[i]);
+      const ascendc::PackageFiles& changes = attempt.changes;
       for (const auto& change : changes) attempt.changed.push_back(change.first);
       auto candidate = changes.empty()
                            ? Result<ascendc::Package>(Status::InvalidArgument(
@@ -192,8 +207,11 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
       } else {
         Judge(*report, &attempt);
       }
+      attempt.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (attempt.accepted && attempt.speedup > result.speedup) {
         result.found = true;
+        result.best = static_cast<int>(result.attempts.size());
         result.speedup = attempt.speedup;
         result.changed_files = changes;
         result.diff.clear();
@@ -204,6 +222,7 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
                                      "b/" + path);
         }
       }
+      if (request.on_attempt) request.on_attempt(attempt);
       this_round.push_back(attempt);
       result.attempts.push_back(std::move(attempt));
     }

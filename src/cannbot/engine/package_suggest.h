@@ -13,6 +13,8 @@
 // allows it); the ChatClient is the caller's.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cannbot/ascendc/package.h"
+#include "cannbot/engine/package_validation.h"
 #include "cannbot/llm/chat_client.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/skills/skill.h"
@@ -27,28 +30,47 @@
 
 namespace cannbot::engine {
 
+// The skill whose body the prompt carries.
+inline constexpr const char* kPackageSkill = "ascendc-vector-kernel";
+
+struct PackageAttempt;
+
 struct PackageSuggestRequest {
   std::string op;
   ascendc::Package package;
   std::optional<uint64_t> seed;
   int samples = 2;  // answers per round
   int rounds = 1;   // repair rounds after the first
+  // Told of each attempt as soon as it is judged; may be empty.
+  std::function<void(const PackageAttempt&)> on_attempt;
+  // Set by another thread to stop early (no new round starts); null = never.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct PackageAttempt {
   int round = 0;
   int sample = 0;
-  std::vector<std::string> changed;  // the paths the answer replaced
+  std::string answer;                // the model's text
+  ascendc::PackageFiles changes;     // the files it replaced, in full
+  std::vector<std::string> changed;  // their paths
   bool accepted = false;
   double speedup = 0;  // the smallest estimated speedup over the combinations that ran
   std::string reason;  // why it was not accepted, or the estimate
+  // The verdict of its slowest combination (the first failing one when rejected); none when
+  // no combination ran.
+  std::optional<validator::Verdict> verdict;
+  double seconds = 0;  // validation time
 };
 
 struct PackageSuggestion {
   std::string op;
   std::string package;  // its description
+  // The package as it is, through the compile and numeric layers in every combination. When
+  // it does not pass, nothing is asked of the model (there is nothing to make faster).
+  PackageReport check;
   std::vector<PackageAttempt> attempts;
   bool found = false;
+  int best = -1;                        // index into attempts of the best accepted answer
   double speedup = 0;                   // the best accepted answer's
   ascendc::PackageFiles changed_files;  // that answer's changed files, in full
   std::string diff;                     // unified diff of them against the package
@@ -57,13 +79,17 @@ struct PackageSuggestion {
   std::string RenderText() const;
 };
 
-// Errors: the package cannot be described or is not a correct package itself
-// (InvalidArgument), the model could not be reached at all (the ChatClient's error).
+// Errors: the package cannot be described or matched to the op (InvalidArgument), the model
+// could not be reached at all (the ChatClient's error). A package that fails its own check is
+// not an error: `check` says why, with no attempts.
 Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
                                             const ops::Registry& registry,
                                             const skills::SkillLibrary& skills,
                                             llm::ChatClient& chat,
                                             const PackageSuggestRequest& request);
+
+// The files in the form the model reads and writes them: `File: <path>` and a fenced block each.
+std::string RenderPackageFiles(const ascendc::PackageFiles& files);
 
 // The files of a model's answer: each `File: <path>` line (also `// File:`, `**File:**`)
 // followed by a fenced block, in order. Exposed for tests.

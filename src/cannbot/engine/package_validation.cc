@@ -198,10 +198,11 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
       v.baseline = Source(*baseline, *base_combo, *op);
       v.seed = request.seed;
       v.target = &target;
+      v.spec = op;  // the registry's, which need not be the validator's
       CANNBOT_ASSIGN_OR_RETURN(run.verdict, validator.Validate(v));
     } else {
       CANNBOT_ASSIGN_OR_RETURN(run.check, validator.CheckKernel(op->name, Source(candidate, combo, *op),
-                                                                request.seed, &target));
+                                                                request.seed, &target, op));
     }
     report.runs.push_back(std::move(run));
   }

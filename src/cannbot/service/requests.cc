@@ -14,35 +14,7 @@ Result<Json> ParseBody(const std::string& body) {
 
 Result<JobSpec> ParseJobSpec(const Json& body) { return JobSpec::FromJson(body); }
 
-namespace {
-
-// {"files": {"op_host/x.cpp": "...", ...}}: the files of an operator package. What the paths
-// may be is PackageFromFiles' business; here only the shape and the total size.
-Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, const char* key) {
-  const auto it = body.find(key);
-  if (it == body.end() || it->is_null()) return std::optional<ascendc::PackageFiles>();
-  const std::string field = std::string("field '") + key + "'";
-  if (!it->is_object() || it->size() != 1 || !it->contains("files") ||
-      !(*it)["files"].is_object()) {
-    return Status::InvalidArgument(field + " must be {\"files\": {path: source text, ...}}");
-  }
-  ascendc::PackageFiles files;
-  size_t total = 0;
-  for (const auto& [path, text] : (*it)["files"].items()) {
-    if (!text.is_string()) {
-      return Status::InvalidArgument(field + ": the file \"" + path + "\" is not a string");
-    }
-    total += text.get_ref<const std::string&>().size();
-    if (total > 4 * kMaxSourceBytes) {
-      return Status::InvalidArgument(field + ": the files are larger than " +
-                                     std::to_string(4 * kMaxSourceBytes) + " bytes together");
-    }
-    files.push_back({path, text.get<std::string>()});
-  }
-  return std::optional<ascendc::PackageFiles>(std::move(files));
-}
-
-}  // namespace
+using engine::PackageField;
 
 Result<ValidateRequest> ParseValidateRequest(const Json& body) {
   ValidateRequest request;

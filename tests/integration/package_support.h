@@ -1,0 +1,41 @@
+// Helpers for tests that send one of the example Ascend C operator packages somewhere (a
+// daemon job, the CLI): the package narrowed to float32, so a test that is about the job and
+// not about dtypes builds and runs one combination instead of three.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "cannbot/ascendc/package.h"
+#include "integration/test_support.h"
+
+namespace cannbot::testing {
+
+// examples/ascendc/packages/NAME with its OpDef's dtype lists cut to {DT_FLOAT}; empty files
+// when the package cannot be read (the caller's ASSERT says so).
+inline ascendc::PackageFiles FloatOnlyExamplePackage(const std::string& name) {
+  auto package = ascendc::LoadPackage(SourcePath("examples/ascendc/packages/" + name));
+  if (!package.ok()) return {};
+  const std::pair<std::string, std::string> cuts[] = {
+      {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}", "{ge::DT_FLOAT}"},
+      {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"}};
+  for (auto& [path, text] : package->files) {
+    for (const auto& [from, to] : cuts) {
+      for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+        text.replace(at, from.size(), to);
+      }
+    }
+  }
+  return package->files;
+}
+
+// The model's answer that replaces the op_kernel/ files with those of `files`.
+inline std::string KernelFilesAnswer(const ascendc::PackageFiles& files) {
+  std::string answer = "Double buffering and whole-tile copies.\n\n";
+  for (const auto& [path, text] : files) {
+    if (path.rfind("op_kernel/", 0) == 0) answer += "File: " + path + "\n```cpp\n" + text + "```\n";
+  }
+  return answer;
+}
+
+}  // namespace cannbot::testing
