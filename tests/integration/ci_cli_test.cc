@@ -13,6 +13,8 @@
 #include "cannbot/util/subprocess.h"
 #include "integration/ci_fake_forge.h"
 #include "integration/daemon_support.h"
+#include "integration/fake_llm_server.h"
+#include "integration/package_support.h"
 #include "integration/test_support.h"
 
 namespace cannbot {
@@ -206,6 +208,50 @@ TEST(CiCliTest, ThroughADaemonTheCommentCarriesTheDaemonsValidatedSuggestion) {
   ASSERT_EQ(listed["jobs"].size(), 1u) << jobs.body;
   EXPECT_EQ(listed["jobs"][0]["op"], "add");
   EXPECT_EQ(listed["jobs"][0]["status"], "succeeded");
+}
+
+// An Ascend C operator package in the repository: a change to its kernel plans one job for
+// the whole package (its op_host/ and op_kernel/ as of head), the model's answer is validated
+// against it, and the comment carries the package diff. Files outside any package are not
+// planned; a [[packages]] dir that matches no package is a warning.
+TEST(CiCliTest, AChangedOperatorPackageGetsOneValidatedSuggestion) {
+  TestRepo repo;
+  repo.Write(".cannbot.toml",
+             "[[packages]]\ndir = \"ops/*\"\nop = \"add\"\n\n"
+             "[[packages]]\ndir = \"nowhere/*\"\nop = \"add\"\n");
+  const ascendc::PackageFiles slow = testing::FloatOnlyExamplePackage("add_custom_slow");
+  const ascendc::PackageFiles fast = testing::FloatOnlyExamplePackage("add_custom_fast");
+  ASSERT_FALSE(slow.empty() || fast.empty());
+  for (const auto& [path, text] : slow) repo.Write("ops/add_custom/" + path, text);
+  repo.Write("ops/add_custom/README.md", "the add operator\n");
+  repo.Commit("base");
+  for (const auto& [path, text] : slow) {
+    if (path == "op_kernel/add_custom.cpp") {
+      repo.Write("ops/add_custom/" + path, "// Adds two tensors.\n" + text);
+    }
+  }
+  repo.Write("ops/add_custom/README.md", "the add operator, documented\n");
+  repo.Commit("document the kernel");
+  testing::FakeLlmServer llm;
+  llm.Push(testing::Chat({testing::KernelFilesAnswer(fast)}));
+
+  CliRun run = Ci(repo.path(), {"--base", "main~1", "--head", "main", "--dry-run", "--llm",
+                                llm.base_url(), "--model", "m", "--seed", "3"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_TRUE(Contains(run.output, "### `ops/add_custom` · op `add` · faster kernel found"))
+      << run.output;
+  EXPECT_TRUE(Contains(run.output, "+++ b/op_kernel/add_custom.cpp")) << run.output;
+  EXPECT_TRUE(Contains(run.output, "warning: packages[2]: dir 'nowhere/*'")) << run.output;
+  // One job (one section), not one per changed file.
+  size_t sections = 0;
+  for (size_t at = run.output.find("\n### "); at != std::string::npos;
+       at = run.output.find("\n### ", at + 1)) {
+    ++sections;
+  }
+  EXPECT_EQ(sections, 1u) << run.output;
+  ASSERT_FALSE(llm.requests().empty());
+  EXPECT_TRUE(Contains(llm.requests()[0], "File: op_host/add_custom.cpp"));
+  EXPECT_TRUE(Contains(llm.requests()[0], "// Adds two tensors."));  // as of head
 }
 
 TEST(CiCliTest, AKernelTheChangeBrokeIsReportedAsBroken) {

@@ -80,7 +80,7 @@ TEST(CiRepoConfigTest, ErrorsNameTheFileAndTheKey) {
   EXPECT_NE(ErrorOf("[[kernels]]\nglob = \"a\"\nop = \"add\"\nprofile_format = \"xls\"\n")
                 .find("profile_format"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("").find("no [[kernels]] entries"), std::string::npos);
+  EXPECT_NE(ErrorOf("").find("no [[kernels]] or [[packages]] entries"), std::string::npos);
   EXPECT_NE(ErrorOf("kernels = [").find(".cannbot.toml: not valid TOML"), std::string::npos);
   EXPECT_NE(ErrorOf("{", ".cannbot.json").find(".cannbot.json: not valid JSON"), std::string::npos);
   EXPECT_EQ(ErrorOf("x = 1\n[[kernels]]\nglob = \"a\"\nop = \"add\"\n").rfind(".cannbot.toml", 0),
@@ -131,6 +131,49 @@ TEST(CiPlanTest, AGlobMatchingNothingWarnsAndExtraKernelsAreDeferred) {
   ASSERT_EQ(plan.warnings.size(), 1u);
   EXPECT_NE(plan.warnings[0].find("'ops/relu/*.cpp'"), std::string::npos);
   EXPECT_NE(plan.warnings[0].find("matches no file"), std::string::npos);
+}
+
+// [[packages]]: a changed source under a matching package's op_host/ or op_kernel/ plans the
+// package once (added only while all its changed files are new); kernel rules come first;
+// files beside op_host/ and op_kernel/, and non-source files, plan nothing.
+TEST(CiPlanTest, ChangedPackageFilesPlanTheirPackageOnce) {
+  auto config = ParseRepoConfig(
+      "[[kernels]]\nglob = \"ops/add/*.cpp\"\nop = \"add\"\n"
+      "[[packages]]\ndir = \"pkgs/*\"\nop = \"add\"\n",
+      ".cannbot.toml", cannbot_test::BuiltInOps());
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_EQ(config->packages.size(), 1u);
+  const std::vector<ChangedFile> changed = {
+      {'A', "pkgs/add_custom/op_host/add_custom.cpp"},
+      {'M', "pkgs/add_custom/op_kernel/add_custom.cpp"},
+      {'M', "pkgs/add_custom/README.md"},
+      {'M', "pkgs/sub_custom/op_kernel/CMakeLists.txt"},
+      {'A', "pkgs/mul_custom/op_kernel/mul.cpp"},
+      {'M', "other/x/op_kernel/x.cpp"},
+      {'M', "ops/add/a.cpp"}};
+  CiPlan plan = PlanKernels(*config, changed, {"pkgs/add_custom/op_kernel/add_custom.cpp",
+                                               "ops/add/a.cpp"});
+  ASSERT_EQ(plan.jobs.size(), 3u);
+  EXPECT_EQ(plan.jobs[0].path, "ops/add/a.cpp");
+  EXPECT_FALSE(plan.jobs[0].package);
+  EXPECT_EQ(plan.jobs[1].path, "pkgs/add_custom");
+  EXPECT_TRUE(plan.jobs[1].package);
+  EXPECT_FALSE(plan.jobs[1].added);  // one of its files was modified
+  EXPECT_EQ(plan.jobs[2].path, "pkgs/mul_custom");
+  EXPECT_TRUE(plan.jobs[2].added);
+  EXPECT_TRUE(plan.warnings.empty());
+  EXPECT_EQ(PackageDirOf("a/b/op_kernel/k/x.cpp"), "a/b");
+  EXPECT_EQ(PackageDirOf("op_kernel/x.cpp"), "");
+
+  auto bad = ParseRepoConfig("[[packages]]\ndir = \"pkgs/*\"\nop = \"nope\"\n", ".cannbot.toml",
+                             cannbot_test::BuiltInOps());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("packages[1]: unknown op 'nope'"), std::string::npos)
+      << bad.status().ToString();
+  auto neither = ParseRepoConfig("fail_on_broken_kernel = true\n", ".cannbot.toml",
+                                 cannbot_test::BuiltInOps());
+  ASSERT_FALSE(neither.ok());
+  EXPECT_NE(neither.status().message().find("no [[kernels]] or [[packages]]"), std::string::npos);
 }
 
 }  // namespace

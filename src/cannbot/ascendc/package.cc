@@ -29,6 +29,12 @@ bool IsSourceName(const std::string& name) {
   return false;
 }
 
+}  // namespace
+
+bool IsPackageSourceName(const std::string& name) { return IsSourceName(name); }
+
+namespace {
+
 bool EndsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }

@@ -39,6 +39,9 @@ struct Package {
   std::string Describe() const;  // "package DIR (kernel add_custom in op_kernel/add_custom.cpp)"
 };
 
+// Whether a file of a package's tree is one cannbot reads (.cpp .cc .h .hpp .inc .asc).
+bool IsPackageSourceName(const std::string& name);
+
 // Reads DIR. Errors (InvalidArgument, each naming the file and the cause): no op_host/ or
 // op_kernel/, no host .cpp, no or several kernel entry points, an entry with parameters other
 // than GM_ADDR, files too large or not text.

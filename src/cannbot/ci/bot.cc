@@ -44,6 +44,19 @@ Result<LoadedConfig> LoadConfig(const CiRequest& request, const GitRepo& repo,
                           ": add one to say which files are kernels of which op (see docs/ci/)");
 }
 
+// The sources under DIR/op_host/ and DIR/op_kernel/ as of head, relative to DIR.
+Result<ascendc::PackageFiles> ReadPackage(const PreparedRun& run, const std::string& dir) {
+  CANNBOT_ASSIGN_OR_RETURN(std::vector<std::string> files, run.repo.ListFiles(run.head_commit));
+  ascendc::PackageFiles package;
+  for (const std::string& file : files) {
+    if (PackageDirOf(file) != dir || !ascendc::IsPackageSourceName(file)) continue;
+    CANNBOT_ASSIGN_OR_RETURN(std::string text, run.repo.ReadFile(run.head_commit, file));
+    package.push_back({file.substr(dir.size() + 1), std::move(text)});
+  }
+  if (package.empty()) return Status::NotFound("no package sources under " + dir + " as of head");
+  return package;
+}
+
 // Reads a planned kernel's inputs as of head; a missing profile is a note, not a failure.
 Result<KernelInput> ReadInput(const PreparedRun& run, const KernelJob& job,
                               std::vector<std::string>* notes) {
@@ -52,6 +65,10 @@ Result<KernelInput> ReadInput(const PreparedRun& run, const KernelJob& job,
   if (auto op = run.config.repo_ops.find(job.op); op != run.config.repo_ops.end()) {
     input.op_spec = op->second.spec_text;
     input.op_reference = op->second.reference_text;
+  }
+  if (job.package) {
+    CANNBOT_ASSIGN_OR_RETURN(input.package, ReadPackage(run, job.path));
+    return input;
   }
   CANNBOT_ASSIGN_OR_RETURN(input.source, run.repo.ReadFile(run.head_commit, job.path));
   if (job.profile.empty()) return input;

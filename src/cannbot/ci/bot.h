@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cannbot/ascendc/package.h"
 #include "cannbot/ci/comment.h"
 #include "cannbot/ci/git.h"
 #include "cannbot/ci/plan.h"
@@ -29,7 +30,9 @@ namespace cannbot::ci {
 
 struct KernelInput {
   KernelJob job;
-  std::string source;        // the kernel as of head
+  std::string source;        // the kernel as of head ("" for a package)
+  // A package's op_host/ and op_kernel/ sources as of head, relative to its directory.
+  ascendc::PackageFiles package;
   std::string profile_text;  // "" = no profile
   // The repository's own op (RepoConfig::repo_ops), sent with the job; "" = a known op.
   std::string op_spec;

@@ -1,6 +1,7 @@
 #include "cannbot/ci/kernel_job.h"
 
 #include "cannbot/ci/section.h"
+#include "cannbot/target/registry.h"
 
 namespace cannbot::ci {
 
@@ -14,6 +15,10 @@ engine::JobSpec KernelJobSpec(const KernelInput& input, const KernelJobSettings&
   spec.source = input.source;
   spec.name = job.path;  // the diff names the repository path
   spec.target = job.target;
+  if (job.package) {
+    spec.package = input.package;
+    spec.target = *target::Parse("ascendc");  // a package is Ascend C
+  }
   if (!input.profile_text.empty()) {
     auto format = UsableProfile(input);
     if (format.ok()) {

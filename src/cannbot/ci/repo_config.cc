@@ -65,6 +65,18 @@ Status ReadRule(const Json& j, const std::string& where, KernelRule* rule) {
   return Status::Ok();
 }
 
+Status ReadPackageRule(const Json& j, const std::string& where, PackageRule* rule) {
+  if (!j.is_object()) return Status::InvalidArgument("'" + where + "' is not a table");
+  CANNBOT_RETURN_IF_ERROR(OnlyKeys(j, {"dir", "op"}, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "dir", &rule->dir, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "op", &rule->op, where + "."));
+  while (rule->dir.size() > 1 && rule->dir.back() == '/') rule->dir.pop_back();
+  if (rule->dir.empty()) return Status::InvalidArgument("'" + where + "' has no dir");
+  CANNBOT_RETURN_IF_ERROR(CheckGlob(rule->dir).WithContext(where));
+  if (rule->op.empty()) return Status::InvalidArgument("'" + where + "' has no op");
+  return Status::Ok();
+}
+
 Status ReadThresholds(const Json& j, Thresholds* t) {
   if (!j.is_object()) return Status::InvalidArgument("'thresholds' is not a table");
   CANNBOT_RETURN_IF_ERROR(OnlyKeys(
@@ -85,32 +97,50 @@ Status ReadThresholds(const Json& j, Thresholds* t) {
 Status FromJson(const Json& j, RepoConfig* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
   CANNBOT_RETURN_IF_ERROR(
-      OnlyKeys(j, {"kernels", "thresholds", "fail_on_broken_kernel", "ops_dir"}, ""));
+      OnlyKeys(j, {"kernels", "packages", "thresholds", "fail_on_broken_kernel", "ops_dir"}, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "fail_on_broken_kernel", &config->fail_on_broken_kernel, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "ops_dir", &config->ops_dir, ""));
   while (config->ops_dir.size() > 1 && config->ops_dir.back() == '/') config->ops_dir.pop_back();
   if (j.contains("thresholds")) {
     CANNBOT_RETURN_IF_ERROR(ReadThresholds(j["thresholds"], &config->thresholds));
   }
-  if (!j.contains("kernels") || !j["kernels"].is_array() || j["kernels"].empty()) {
-    return Status::InvalidArgument(
-        "no [[kernels]] entries: nothing maps the repository's files to ops");
+  for (const char* table : {"kernels", "packages"}) {
+    if (j.contains(table) && !j[table].is_array()) {
+      return Status::InvalidArgument(std::string("'") + table + "' must be an array of tables");
+    }
   }
-  for (size_t i = 0; i < j["kernels"].size(); ++i) {
+  const Json none = Json::array();
+  const Json& kernels = j.contains("kernels") ? j["kernels"] : none;
+  const Json& packages = j.contains("packages") ? j["packages"] : none;
+  if (kernels.empty() && packages.empty()) {
+    return Status::InvalidArgument("no [[kernels]] or [[packages]] entries: nothing maps the "
+                                   "repository's files to ops");
+  }
+  for (size_t i = 0; i < kernels.size(); ++i) {
     KernelRule rule;
-    CANNBOT_RETURN_IF_ERROR(
-        ReadRule(j["kernels"][i], "kernels[" + std::to_string(i + 1) + "]", &rule));
+    CANNBOT_RETURN_IF_ERROR(ReadRule(kernels[i], "kernels[" + std::to_string(i + 1) + "]", &rule));
     config->kernels.push_back(std::move(rule));
+  }
+  for (size_t i = 0; i < packages.size(); ++i) {
+    PackageRule rule;
+    CANNBOT_RETURN_IF_ERROR(
+        ReadPackageRule(packages[i], "packages[" + std::to_string(i + 1) + "]", &rule));
+    config->packages.push_back(std::move(rule));
   }
   return Status::Ok();
 }
 
 Status CheckRuleOps(const RepoConfig& config, const ops::Registry& registry) {
+  std::vector<std::pair<std::string, std::string>> rules;  // where, op
   for (size_t i = 0; i < config.kernels.size(); ++i) {
-    const std::string& op = config.kernels[i].op;
+    rules.push_back({"kernels[" + std::to_string(i + 1) + "]", config.kernels[i].op});
+  }
+  for (size_t i = 0; i < config.packages.size(); ++i) {
+    rules.push_back({"packages[" + std::to_string(i + 1) + "]", config.packages[i].op});
+  }
+  for (const auto& [where, op] : rules) {
     if (registry.Find(op) != nullptr || config.repo_ops.count(op) > 0) continue;
-    return Status::InvalidArgument("kernels[" + std::to_string(i + 1) + "]: unknown op '" + op +
-                                   "' (see `cannbot ops`" +
+    return Status::InvalidArgument(where + ": unknown op '" + op + "' (see `cannbot ops`" +
                                    (config.ops_dir.empty() ? "" : " and " + config.ops_dir) + ")");
   }
   return Status::Ok();

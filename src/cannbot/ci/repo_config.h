@@ -20,6 +20,11 @@
 //   profile_format = "auto"          # optional; msprof, kernel_details, timeline, ncu, perf, json
 //   profile_kernel = ""              # optional; which kernel of a multi-kernel profile
 //
+//   [[packages]]                     # Ascend C operator packages (docs/ascendc.md); a change
+//   dir = "ops/*_custom"             # to a file under a matching directory's op_host/ or
+//   op = "add"                       # op_kernel/ plans one job for the whole package (with
+//                                    # an LLM; [[kernels]] rules are matched first)
+//
 // Unknown keys are errors (a typo must not silently disable a threshold).
 //
 // Thread-safety: plain values.
@@ -49,6 +54,11 @@ struct KernelRule {
   std::string profile_kernel;  // "" = the hottest kernel of the profile
 };
 
+struct PackageRule {
+  std::string dir;  // a glob of package directories (ci/glob.h)
+  std::string op;
+};
+
 struct Thresholds {
   double min_speedup = 1.05;
   double time_budget_seconds = 600;
@@ -65,6 +75,7 @@ struct RepoOp {
 
 struct RepoConfig {
   std::vector<KernelRule> kernels;
+  std::vector<PackageRule> packages;
   Thresholds thresholds;
   bool fail_on_broken_kernel = true;
   std::string ops_dir;                     // "" = none
