@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cannbot/config/config.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/util/status.h"
 
@@ -40,6 +41,10 @@ Command RegisterEval(CLI::App& app, const ops::Registry& registry);
 
 // Adds --insecure-sandbox (docs/security.md) to a command that runs untrusted kernels.
 void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox);
+
+// cannbot's own settings for a command that builds a validator: FILE (--config, "" = none)
+// with the CANNBOT_* variables over it, and --insecure-sandbox over both.
+Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox);
 
 // Prints an error for people (stderr) or machines (stdout JSON) and returns kExitError.
 int ReportError(const Status& status, bool json);

@@ -14,6 +14,7 @@
 #include "cannbot/diagnosis/diagnosis.h"
 #include "cannbot/engine/estimated_profile.h"
 #include "cannbot/engine/engine.h"
+#include "cannbot/engine/providers.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/store/store.h"
@@ -38,6 +39,7 @@ struct DiagnoseFlags {
   std::string db;
   bool no_counters = false;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::string config_file;        // --config
 };
 
 // What was read, for the header of the table.
@@ -72,12 +74,16 @@ Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& regi
     return Status::InvalidArgument("--package takes an Ascend C operator package: add --target "
                                    "ascendc");
   }
-  auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
+  // The config file and CANNBOT_* variables, as `suggest` reads them.
+  CANNBOT_ASSIGN_OR_RETURN(config::Config settings,
+                           LoadCommandConfig(flags.config_file, flags.insecure_sandbox));
+  const std::string db = !flags.db.empty()       ? flags.db
+                         : !settings.db.empty() ? settings.db
+                                                 : store::Store::DefaultPath();
+  auto store = store::Store::Open(db);
   if (!store.ok()) return store.status();
   // Through a Validator, so a user's op is checked against its own (sandboxed) reference.
-  validator::ValidatorConfig config;
-  config.insecure_sandbox = flags.insecure_sandbox;
-  validator::Validator validator(config, store->get(), registry);
+  validator::Validator validator(engine::MakeValidatorConfig(settings), store->get(), registry);
   // A target that does not run here: its perf layer's estimate of the kernel.
   if (!target->RunsOnThisCpu()) return EstimatedProfile(flags, registry, *target, validator);
   auto text = ReadFile(flags.source, 4u << 20);
@@ -183,6 +189,9 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
                   "Self-profile: what the kernel is written for: " + target::Names())
       ->capture_default_str();
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
+  cmd->add_option("--config", flags->config_file,
+                  "Self-profile: cannbot's config file (TOML or JSON; compiler, store); "
+                  "CANNBOT_* variables apply either way");
   cmd->add_option("--db", flags->db,
                   "Store file for the compile cache and machine model (default: " +
                       store::Store::DefaultPath() + ")");

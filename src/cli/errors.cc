@@ -12,6 +12,14 @@ void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox) {
                  "(each missing layer is then listed in every report)");
 }
 
+Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox) {
+  config::Config config;
+  if (!file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(file, &config));
+  CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(&config));
+  if (insecure_sandbox) config.insecure_sandbox = true;
+  return config;
+}
+
 int ReportError(const Status& status, bool json) {
   if (json) {
     nlohmann::json error = {

@@ -5,6 +5,7 @@
 
 #include "cannbot/engine/engine.h"
 #include "cannbot/engine/package_validation.h"
+#include "cannbot/engine/providers.h"
 #include "cannbot/store/store.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
@@ -23,8 +24,9 @@ struct ValidateFlags {
   bool json = false;
   uint64_t seed = 0;
   bool seed_given = false;
-  double min_speedup = 1.05;
-  std::string compiler = "g++";
+  double min_speedup = 0;      // 0 = the config's (1.05 by default)
+  std::string compiler;        // "" = the config's (g++ by default)
+  std::string config_file;     // --config
   std::string cflags;
   std::string db;
   bool no_cache = false;
@@ -49,16 +51,19 @@ Result<validator::KernelSource> ReadKernel(const std::string& path, const std::s
   return validator::KernelSource{path, std::move(text).value()};
 }
 
-validator::ValidatorConfig MakeConfig(const ValidateFlags& flags) {
-  validator::ValidatorConfig config;
-  config.compiler.compiler = flags.compiler;
+// The config file and CANNBOT_* variables (as `suggest` reads them), then the flags given.
+Result<validator::ValidatorConfig> MakeConfig(const ValidateFlags& flags, std::string* db) {
+  CANNBOT_ASSIGN_OR_RETURN(config::Config settings,
+                           LoadCommandConfig(flags.config_file, flags.insecure_sandbox));
+  validator::ValidatorConfig config = engine::MakeValidatorConfig(settings);
+  if (!flags.compiler.empty()) config.compiler.compiler = flags.compiler;
   if (!flags.cflags.empty()) config.compiler.flags = SplitFlags(flags.cflags);
   config.compiler.use_cache = !flags.no_cache;
   config.compiler.source_check = !flags.no_static_check;
-  config.perf.min_speedup = flags.min_speedup;
+  if (flags.min_speedup > 0) config.perf.min_speedup = flags.min_speedup;
   config.perf.max_seconds = flags.max_perf_seconds;
   config.keep_work_dir = flags.keep_work_dir;
-  config.insecure_sandbox = flags.insecure_sandbox;
+  *db = !flags.db.empty() ? flags.db : !settings.db.empty() ? settings.db : store::Store::DefaultPath();
   return config;
 }
 
@@ -74,9 +79,12 @@ int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
                                                "of a package is --baseline-package"),
                        flags.json);
   }
-  auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
+  std::string db;
+  auto config = MakeConfig(flags, &db);
+  if (!config.ok()) return ReportError(config.status(), flags.json);
+  auto store = store::Store::Open(db);
   if (!store.ok()) return ReportError(store.status(), flags.json);
-  validator::Validator validator(MakeConfig(flags), store->get(), registry);
+  validator::Validator validator(*config, store->get(), registry);
   engine::PackageRequest request;
   request.op = flags.op;
   auto candidate = ascendc::LoadPackage(flags.package);
@@ -126,9 +134,12 @@ int Run(const ValidateFlags& flags, const ops::Registry& registry) {
   if (flags.seed_given) request.seed = flags.seed;
   request.target = *target;
 
-  auto store = store::Store::Open(flags.db.empty() ? store::Store::DefaultPath() : flags.db);
+  std::string db;
+  auto config = MakeConfig(flags, &db);
+  if (!config.ok()) return ReportError(config.status(), flags.json);
+  auto store = store::Store::Open(db);
   if (!store.ok()) return ReportError(store.status(), flags.json);
-  validator::Validator validator(MakeConfig(flags), store->get(), registry);
+  validator::Validator validator(*config, store->get(), registry);
   auto verdict = validator.Validate(request);
   if (!verdict.ok()) return ReportError(verdict.status(), flags.json);
   if (flags.json) {
@@ -162,10 +173,11 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--seed", flags->seed, "Seed for the random inputs (default: fresh)")
       ->each([flags](const std::string&) { flags->seed_given = true; });
   cmd->add_option("--min-speedup", flags->min_speedup,
-                  "Lower 95% bound the speedup must clear")
-      ->capture_default_str()
+                  "Lower 95% bound the speedup must clear (default: the config's, 1.05)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--compiler", flags->compiler, "C++ compiler")->capture_default_str();
+  cmd->add_option("--compiler", flags->compiler, "C++ compiler (default: the config's, g++)");
+  cmd->add_option("--config", flags->config_file,
+                  "cannbot's config file (TOML or JSON); CANNBOT_* variables apply either way");
   cmd->add_option("--cflags", flags->cflags,
                   "Compiler flags (default: -O3 -march=native -std=c++17 -fPIC -shared)");
   cmd->add_option("--db", flags->db, "Store file (default: " + store::Store::DefaultPath() + ")");

@@ -66,6 +66,37 @@ TEST(CliTest, ValidateRejectedExitsOneWithLayerAndReason) {
   EXPECT_TRUE(verdict["perf"].is_null());
 }
 
+// validate and diagnose read cannbot's settings as suggest does: --config FILE, then the
+// CANNBOT_* variables; a flag given on the command line wins.
+TEST(CliTest, ValidateAndDiagnoseReadTheConfigFileAndTheEnvironment) {
+  TempDir tmp = std::move(TempDir::Create("cannbot-cli-config")).value();
+  ASSERT_TRUE(WriteFile(tmp.File("cannbot.toml"),
+                        "[compiler]\ncommand = \"/nonexistent/c++\"\n").ok());
+  const std::vector<std::string> validate = {"validate", "--op", "swish", "--candidate",
+                                             SourcePath("examples/swish/naive.cpp"), "--json",
+                                             "--no-cache", StoreFlag()};
+  std::vector<std::string> args = validate;
+  args.push_back("--config=" + tmp.File("cannbot.toml"));
+  Cli configured = RunCannbot(args);
+  EXPECT_EQ(configured.exit_code, 1) << configured.output;
+  EXPECT_EQ(ParseJson(configured.output)["layer"], "compile");
+  EXPECT_NE(configured.output.find("/nonexistent/c++"), std::string::npos) << configured.output;
+  args.push_back("--compiler=g++");  // the flag wins over the file
+  Cli overridden = RunCannbot(args);
+  EXPECT_EQ(overridden.output.find("/nonexistent/c++"), std::string::npos) << overridden.output;
+  EXPECT_NE(ParseJson(overridden.output)["layer"], "compile") << overridden.output;
+
+  SpawnOptions env_run;
+  env_run.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot", "diagnose", "--op", "swish",
+                  "--source", SourcePath("examples/swish/naive.cpp"), StoreFlag()};
+  env_run.extra_environment = {"CANNBOT_INSECURE_SANDBOX=maybe"};
+  auto refused = RunCommand(env_run, std::chrono::seconds(60));
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->exit.exit_code, 2) << refused->output;
+  EXPECT_NE(refused->output.find("CANNBOT_INSECURE_SANDBOX must be"), std::string::npos)
+      << refused->output;
+}
+
 TEST(CliTest, ValidateTableNamesTheVerdict) {
   Cli cli = RunCannbot({"validate", "--op", "swish", "--candidate",
                         Fixture("kernels/swish/segfault.cpp"), StoreFlag()});
