@@ -115,6 +115,13 @@ TEST(OpDefinitionTest, ReadsTheDescriberLineAndExpandsDataTypeLists) {
   EXPECT_EQ(combos[0].Uniform(), "");
   EXPECT_EQ(combos[1].Uniform(), "float32");
   EXPECT_EQ(combos[2].dtypes[0].second, "bfloat16");
+  // Complex tensors are named (their combinations are skipped, not the whole OpDef refused).
+  auto complex = ParseOpDefinition(
+      "cannbot-opdef: {\"type\":\"Abs\",\"inputs\":[{\"name\":\"x\",\"dtypes\":[0,16,17]}],"
+      "\"outputs\":[{\"name\":\"y\",\"dtypes\":[0,16,17]}]}\n", "pkg");
+  ASSERT_TRUE(complex.ok()) << complex.status().ToString();
+  EXPECT_EQ(complex->inputs[0].dtypes,
+            (std::vector<std::string>{"float32", "complex64", "complex128"}));
 }
 
 TEST(OpDefinitionTest, RefusesListsOfDifferentLengthsAndUnknownTypes) {

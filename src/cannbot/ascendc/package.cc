@@ -167,7 +167,7 @@ const std::map<int, std::string>& DtypeNames() {
   static const std::map<int, std::string> names = {
       {0, "float32"}, {1, "float16"}, {2, "int8"},   {3, "int32"},  {4, "uint8"},
       {6, "int16"},   {7, "uint16"},  {8, "uint32"}, {9, "int64"},  {10, "uint64"},
-      {11, "float64"}, {12, "bool"},  {27, "bfloat16"}};
+      {11, "float64"}, {12, "bool"},  {16, "complex64"}, {17, "complex128"}, {27, "bfloat16"}};
   return names;
 }
 
