@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cannbot_tiling.h"
@@ -108,6 +109,9 @@ struct Slot {
   bool in_queue = false;      // between EnQue and DeQue
   bool pending_mte2 = false;  // written by a GM->UB copy not yet synchronised to its readers
   bool pending_vec = false;   // written by vector/scalar code not yet synchronised to MTE3
+  // InitBuffer placed it (partly) past the end of UB: on the board its address is outside the
+  // buffer, harmless until a tensor of it is used; the ub-overflow violation waits for that.
+  std::string over_capacity;
 };
 
 struct QueueState {
@@ -237,19 +241,33 @@ class Runtime {
     }
   }
 
-  // Carves `bytes` (rounded up to 32) out of the block's UB; enforces the budget.
-  uint32_t AllocateUb(uint64_t bytes, const char* what) {
+  // Carves `bytes` (rounded up to 32) out of the block's UB, in order, as TPipe does. A
+  // buffer that ends past the UB is placed there anyway, as on the board, and `*over` says
+  // why it is unusable: the first tensor taken from it is the ub-overflow violation
+  // (MakeLocal), while a kernel that never touches it (a scratch buffer only another dtype's
+  // branch uses) runs as it does on the device.
+  uint32_t AllocateUb(uint64_t bytes, const char* what, std::string* over) {
     const uint64_t rounded = (bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
-    if (static_cast<uint64_t>(ub_used_) + rounded > kUbBytes) {
-      Violation("ub-overflow",
-                "%s asks for %llu bytes of Unified Buffer but %u of the %u bytes per core are "
-                "already taken by earlier InitBuffer calls; count every queue times its buffer "
-                "number plus every TBuf and shrink the tiles",
-                what, static_cast<unsigned long long>(rounded), ub_used_, kUbBytes);
+    const uint64_t end = ub_used_ + rounded;
+    if (end > (uint64_t{1} << 31)) {  // no address space left to place it in, even lazily
+      Violation("ub-overflow", "%s asks for %llu bytes of Unified Buffer; the core has %u", what,
+                static_cast<unsigned long long>(rounded), kUbBytes);
     }
-    const uint32_t offset = ub_used_;
-    ub_used_ += static_cast<uint32_t>(rounded);
-    if (ub_used_ > ub_high_water_) ub_high_water_ = ub_used_;
+    if (end > kUbBytes) {
+      char text[320];
+      std::snprintf(text, sizeof(text),
+                    "%s asked for %llu bytes of Unified Buffer when %llu of the %u bytes per "
+                    "core were already taken by earlier InitBuffer calls, so the buffer lies "
+                    "outside the UB, and a tensor of it is used here; count every queue times "
+                    "its buffer number plus every TBuf and shrink the tiles",
+                    what, static_cast<unsigned long long>(rounded),
+                    static_cast<unsigned long long>(ub_used_), kUbBytes);
+      *over = text;
+    } else if (end > ub_high_water_) {
+      ub_high_water_ = static_cast<uint32_t>(end);
+    }
+    const uint32_t offset = static_cast<uint32_t>(ub_used_);
+    ub_used_ = end;
     return offset;
   }
 
@@ -257,11 +275,13 @@ class Runtime {
   void NoteStaticUb(uint32_t end) {
     if (end > ub_high_water_) ub_high_water_ = end;
   }
-  int AddSlot(uint32_t ub_offset, uint32_t bytes, int queue) {
+  int AddSlot(uint32_t ub_offset, uint32_t bytes, int queue, const std::string& over = "") {
     Slot s;
     s.ub_offset = ub_offset;
     s.bytes = bytes;
     s.queue = queue;
+    // Only the buffers of a queue that end past the UB are unusable.
+    if (!over.empty() && static_cast<uint64_t>(ub_offset) + bytes > kUbBytes) s.over_capacity = over;
     slots_.push_back(s);
     return static_cast<int>(slots_.size()) - 1;
   }
@@ -382,7 +402,7 @@ class Runtime {
   uint32_t block_idx_ = 0;
   uint32_t block_dim_ = 1;
   uint64_t block_serial_ = 0;
-  uint32_t ub_used_ = 0;
+  uint64_t ub_used_ = 0;  // the next InitBuffer's offset; past kUbBytes when over capacity
   uint32_t ub_high_water_ = 0;
   uint64_t pipe_all_barriers_ = 0;
   uint64_t tiling_key_ = 0;

@@ -321,6 +321,7 @@ template <typename T>
 inline LocalTensor<T> MakeLocal(int slot_index, uint32_t byte_offset, uint32_t bytes,
                                 TPosition position) {
   cannbot_ascendc::Slot& s = cannbot_ascendc::R().slot(slot_index);
+  if (!s.over_capacity.empty()) cannbot_ascendc::Violation("ub-overflow", "%s", s.over_capacity.c_str());
   LocalTensor<T> t;
   t.cb_data_ = reinterpret_cast<T*>(cannbot_ascendc::R().ub_base() + s.ub_offset + byte_offset);
   t.cb_size_ = static_cast<uint32_t>(bytes / sizeof(T));
@@ -467,12 +468,14 @@ class TQueBase {
                           cannbot_detail::PositionName(position_));
     char what[96];
     std::snprintf(what, sizeof(what), "InitBuffer(queue, num=%d, len=%u)", buffer_num, len);
-    const uint32_t offset =
-        R().AllocateUb(static_cast<uint64_t>(bytes) * static_cast<uint64_t>(buffer_num), what);
+    std::string over;
+    const uint32_t offset = R().AllocateUb(
+        static_cast<uint64_t>(bytes) * static_cast<uint64_t>(buffer_num), what, &over);
     const int queue_index = static_cast<int>(R().queues().size());
     int first = -1;
     for (int i = 0; i < buffer_num; ++i) {
-      const int index = R().AddSlot(offset + static_cast<uint32_t>(i) * bytes, bytes, queue_index);
+      const int index =
+          R().AddSlot(offset + static_cast<uint32_t>(i) * bytes, bytes, queue_index, over);
       if (i == 0) first = index;
     }
     queue_ = R().AddQueue(depth_, buffer_num, first, static_cast<int>(position_));
@@ -585,7 +588,9 @@ class TBufBase {
     std::snprintf(what, sizeof(what), "InitBuffer(TBuf, len=%u)", len);
     const uint32_t bytes = (len + cannbot_ascendc::kBlockBytes - 1) / cannbot_ascendc::kBlockBytes *
                            cannbot_ascendc::kBlockBytes;
-    slot_ = R().AddSlot(R().AllocateUb(bytes, what), bytes, -1);
+    std::string over;
+    const uint32_t offset = R().AllocateUb(bytes, what, &over);
+    slot_ = R().AddSlot(offset, bytes, -1, over);
     serial_ = R().block_serial();
   }
 

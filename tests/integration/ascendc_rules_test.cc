@@ -38,9 +38,12 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
   TQue<QuePosition::VECIN, 1> inQ;
   TQue<QuePosition::VECOUT, 1> outQ;
   switch (t.mode) {
-    case 1:  // ub-overflow: 2 x 100 KB
+    case 1: {  // ub-overflow: 2 x 100 KB; the second buffer lies past the UB and is used
       pipe.InitBuffer(inQ, 2, 100 * 1024);
+      LocalTensor<float> first = inQ.AllocTensor<float>();
+      LocalTensor<float> second = inQ.AllocTensor<float>();
       return;
+    }
     case 2: {  // copy-misaligned: 7 floats = 28 bytes
       pipe.InitBuffer(inQ, 1, n * 4);
       LocalTensor<float> a = inQ.AllocTensor<float>();
@@ -154,6 +157,8 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
   const uint32_t off = per * static_cast<uint32_t>(GetBlockIdx());
   pipe.InitBuffer(inQ, 1, per * 4);
   pipe.InitBuffer(outQ, 1, per * 4);
+  TBuf<QuePosition::VECCALC> spare;  // mode 20: past the UB, never used (as on the board: fine)
+  if (t.mode == 20) pipe.InitBuffer(spare, 190 * 1024);
   LocalTensor<float> a = inQ.AllocTensor<float>();
   DataCopy(a, xGm[off], per);
   inQ.EnQue(a);
@@ -242,7 +247,8 @@ class AscendcRulesTest : public ::testing::Test {
 TempDir* AscendcRulesTest::dir_ = nullptr;
 
 TEST_F(AscendcRulesTest, CorrectKernelRunsAndReportsStats) {
-  for (int mode : {0, 16, 19}) {  // 19: exactly at the buffer budget
+  // 19: exactly at the buffer budget; 20: a TBuf past the UB's end that is never used.
+  for (int mode : {0, 16, 19, 20}) {
     const CommandResult r = Run(mode);
     ASSERT_TRUE(r.exit.Success()) << r.exit.Describe() << "\n" << r.output;
     EXPECT_NE(r.output.find("relu ok"), std::string::npos);
@@ -254,6 +260,7 @@ TEST_F(AscendcRulesTest, CorrectKernelRunsAndReportsStats) {
     EXPECT_EQ(stats->total.ub_to_gm_bytes, 64u * 4);
     EXPECT_EQ(stats->total.vector_instructions, mode == 16 ? 2u : 1u);
     EXPECT_FALSE(stats->overlap);
+    EXPECT_LE(stats->ub_high_water_bytes, stats->ub_capacity_bytes);  // a phantom buffer is not UB
   }
 }
 
