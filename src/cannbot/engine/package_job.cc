@@ -67,6 +67,7 @@ Result<SuggestReport> Engine::RunPackage(const JobSpec& spec, const ops::OpSpec&
   request.op = op.name;
   CANNBOT_ASSIGN_OR_RETURN(request.package, ascendc::PackageFromFiles(spec.name, *spec.package));
   request.seed = spec.options.seed;
+  request.min_speedup = spec.options.min_speedup;
   request.samples = config.loop.samples;
   request.rounds = config.loop.rounds;
   request.stop = progress != nullptr ? progress->StopFlag() : nullptr;
@@ -98,6 +99,10 @@ Result<SuggestReport> Engine::RunPackage(const JobSpec& spec, const ops::OpSpec&
     report.skills.push_back(std::string(kPackageSkill) + ": the package is Ascend C");
   }
   for (const std::string& note : result.check.notes) report.notes.push_back(note);
+  if (!spec.profile.empty()) {
+    report.notes.push_back("the profile sent with the job was not used: a package's "
+                           "combinations are each judged by the cost model");
+  }
   for (const PackageRun& run : result.check.runs) {
     if (!run.skipped.empty()) {
       report.notes.push_back("skipped " + run.combo.Describe() + ": " + run.skipped);

@@ -168,7 +168,8 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
                                             const PackageSuggestRequest& request) {
   const ops::OpSpec* op = registry.Find(request.op);
   if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
-  PackageRequest check_request{request.op, request.package, std::nullopt, request.seed};
+  PackageRequest check_request{request.op, request.package, std::nullopt, request.seed,
+                               std::nullopt};
   PackageSuggestion result;
   result.op = op->name;
   result.package = request.package.Describe();
@@ -200,7 +201,8 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
                                  Apply(request.package.files, changes));
       Result<PackageReport> report =
           candidate.ok() ? ValidatePackage(validator, registry,
-                                           {request.op, *candidate, request.package, request.seed})
+                                           {request.op, *candidate, request.package, request.seed,
+                                            request.min_speedup})
                          : Result<PackageReport>(candidate.status());
       if (!report.ok()) {
         attempt.reason = report.status().message();

@@ -39,6 +39,7 @@ struct PackageSuggestRequest {
   std::string op;
   ascendc::Package package;
   std::optional<uint64_t> seed;
+  std::optional<double> min_speedup;  // none: the validator's
   int samples = 2;  // answers per round
   int rounds = 1;   // repair rounds after the first
   // Told of each attempt as soon as it is judged; may be empty.

@@ -197,6 +197,7 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
       v.candidate = Source(candidate, combo, *op);
       v.baseline = Source(*baseline, *base_combo, *op);
       v.seed = request.seed;
+      v.min_speedup = request.min_speedup;
       v.target = &target;
       v.spec = op;  // the registry's, which need not be the validator's
       CANNBOT_ASSIGN_OR_RETURN(run.verdict, validator.Validate(v));

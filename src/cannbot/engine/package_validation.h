@@ -27,6 +27,7 @@ struct PackageRequest {
   ascendc::Package candidate;  // ascendc::LoadPackage (a directory) or PackageFromFiles
   std::optional<ascendc::Package> baseline;  // none: compile and numeric layers only
   std::optional<uint64_t> seed;
+  std::optional<double> min_speedup;  // with a baseline; none: the validator's
 };
 
 struct PackageRun {

@@ -302,6 +302,7 @@ Result<nlohmann::json> Service::ValidatePackage(const ValidateRequest& request) 
   engine::PackageRequest p;
   p.op = request.op;
   p.seed = request.seed;
+  p.min_speedup = request.min_speedup;
   CANNBOT_ASSIGN_OR_RETURN(p.candidate, ascendc::PackageFromFiles("package", *request.package));
   if (request.baseline_package) {
     CANNBOT_ASSIGN_OR_RETURN(p.baseline, ascendc::PackageFromFiles("baseline_package",
