@@ -104,7 +104,7 @@ template <typename T, bool kSetMask, typename Combine>
 inline void BlockReduce(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t repeat,
                         const MaskArg& mask, int32_t dst_rep_stride, int32_t src_blk_stride,
                         int32_t src_rep_stride, const char* api, Combine combine) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: block reductions take half or float");
+  RequireVectorFloat<T>(api);
   if (repeat < 0 || repeat > 255 || dst_rep_stride < 0 || src_blk_stride < 0 || src_rep_stride < 0) {
     cannbot_ascendc::Violation("bad-argument", "%s has repeatTime %d (0..255) or a negative stride",
                                api, repeat);

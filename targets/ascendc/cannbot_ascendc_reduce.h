@@ -51,7 +51,7 @@ template <typename T>
 inline void ReduceOperands(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const LocalTensor<T>& work, int32_t count, uint32_t dst_elems,
                            const char* api) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: reductions support half and float");
+  RequireVectorFloat<T>(api);
   CheckCount(count, api);
   if (count == 0) cannbot_ascendc::Violation("bad-argument", "%s with count 0", api);
   Operand(src, count, api, Access::kRead);
@@ -188,7 +188,7 @@ inline WholeLanes ResolveWholeLanes(int32_t mask, int32_t repeat, const char* ap
 template <typename T>
 inline void WholeChecks(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask,
                         int32_t repeat, int32_t dst_elems, const char* api) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: reductions support half and float");
+  RequireVectorFloat<T>(api);
   const int32_t epr = static_cast<int32_t>(cannbot_ascendc::kRepeatBytes / sizeof(T));
   if (mask < 1 || mask > epr || repeat < 0 || repeat > 255) {
     cannbot_ascendc::Violation("bad-argument", "%s has mask %d (1..%d) and repeatTime %d (0..255)",

@@ -263,8 +263,7 @@ template <typename T, typename F>
 inline void ZipLanes(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                      const LocalTensor<T>& src1, const BinaryRepeatParams& rp, const LanePlan& p,
                      const char* api, bool complex, F f) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: vector math supports half and float "
-                                 "(bfloat16_t: Cast to float first, as on the device)");
+  RequireVectorFloat<T>(api);
   const Stride ds{rp.dstBlkStride, rp.dstRepStride}, as{rp.src0BlkStride, rp.src0RepStride},
       bs{rp.src1BlkStride, rp.src1RepStride};
   StridedOperand(src0, p, as, api, Access::kRead);
@@ -309,8 +308,7 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
   const auto plan = cannbot_detail::MaskPlan<isSetMask>(cannbot_detail::MaskArg(mask),           \
                                                         repeatTimes, cannbot_detail::kLanes<T>, \
                                                         #Name);                                 \
-  static_assert(cannbot_detail::kVectorFloat<T>,                                                \
-                "cannbot ascendc emulation: vector math supports half and float");              \
+  cannbot_detail::RequireVectorFloat<T>(#Name);                                                 \
   cannbot_detail::MapLanes(dst, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, src,    \
                            {repeatParams.srcBlkStride, repeatParams.srcRepStride}, plan, #Name, \
                            complex, lambda);

@@ -61,7 +61,7 @@ inline uint64_t PlanBits(const LanePlan& p) { return p.counter ? p.count : p.rep
 template <typename T, typename U, typename B>
 inline void CompareLanes(const LocalTensor<U>& dst, const LocalTensor<T>& src0, Stride s0,
                          const LanePlan& p, CMPMODE mode, const char* api, B b) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: Compare takes half or float");
+  RequireVectorFloat<T>(api);
   static_assert(std::is_integral<U>::value, "Compare writes its bits into an integer tensor");
   StridedOperand(src0, p, s0, api, Access::kRead);
   Operand(dst, MaskElements<U>(PlanBits(p)), api, Access::kWrite);

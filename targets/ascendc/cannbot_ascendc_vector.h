@@ -44,6 +44,36 @@ struct NonDeduced {
 template <typename T>
 constexpr bool kVectorFloat = std::is_same<T, float>::value || std::is_same<T, half>::value;
 
+template <typename T>
+constexpr const char* ElementName() {
+  if constexpr (std::is_same<T, bfloat16_t>::value) return "bfloat16_t";
+  if constexpr (std::is_same<T, int8_t>::value) return "int8_t";
+  if constexpr (std::is_same<T, uint8_t>::value) return "uint8_t";
+  if constexpr (std::is_same<T, int16_t>::value) return "int16_t";
+  if constexpr (std::is_same<T, uint16_t>::value) return "uint16_t";
+  if constexpr (std::is_same<T, int32_t>::value) return "int32_t";
+  if constexpr (std::is_same<T, uint32_t>::value) return "uint32_t";
+  if constexpr (std::is_same<T, int64_t>::value) return "int64_t";
+  if constexpr (std::is_same<T, uint64_t>::value) return "uint64_t";
+  return "these";
+}
+
+// Vector math on an element type the emulation does not compute (integers; bfloat16_t, which
+// the device's vector unit does not compute either). Not a compile error: a kernel compiled
+// once per dtype instantiates every dtype's branch, as the device compiler does, and only a
+// launch that reaches this one stops here, naming the instruction and the type.
+template <typename T>
+inline void RequireVectorFloat(const char* api) {
+  if constexpr (!kVectorFloat<T>) {
+    cannbot_ascendc::Violation(
+        "not-emulated",
+        "%s on %s tensors: cannbot's emulation computes vector math on half and float only%s",
+        api, ElementName<T>(),
+        std::is_same<T, bfloat16_t>::value ? " (bfloat16_t: Cast to float first, as on the device)"
+                                           : " (integer instructions are not emulated yet)");
+  }
+}
+
 inline void CheckCount(int64_t count, const char* api) {
   if (count < 0) cannbot_ascendc::Violation("bad-argument", "%s has a negative count", api);
 }
@@ -66,8 +96,7 @@ inline void Operand(const LocalTensor<T>& t, int64_t count, const char* api, Acc
 template <typename T, typename F>
 inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
                   const char* api, bool complex, F f) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: vector math supports half and float "
-                                 "(bfloat16_t: Cast to float first, as on the device)");
+  RequireVectorFloat<T>(api);
   CheckCount(count, api);
   Operand(src, count, api, Access::kRead);
   Operand(dst, count, api, Access::kWrite);
@@ -80,8 +109,7 @@ inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t 
 template <typename T, typename F>
 inline void Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, int32_t count, const char* api, bool complex, F f) {
-  static_assert(kVectorFloat<T>, "cannbot ascendc emulation: vector math supports half and float "
-                                 "(bfloat16_t: Cast to float first, as on the device)");
+  RequireVectorFloat<T>(api);
   CheckCount(count, api);
   Operand(src0, count, api, Access::kRead);
   Operand(src1, count, api, Access::kRead);
@@ -249,8 +277,7 @@ CANNBOT_ASCENDC_UNARY_OPS(CANNBOT_ASCENDC_UNARY_COUNT_FORM)
 template <typename T>
 inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                  const typename cannbot_detail::NonDeduced<T>::type& scalar, const int32_t& count) {
-  static_assert(cannbot_detail::kVectorFloat<T>,
-                "cannbot ascendc emulation: Axpy needs half or float");
+  cannbot_detail::RequireVectorFloat<T>("Axpy");
   cannbot_detail::CheckCount(count, "Axpy");
   cannbot_detail::Operand(src, count, "Axpy", cannbot_detail::Access::kRead);
   cannbot_detail::Operand(dst, count, "Axpy", cannbot_detail::Access::kReadWrite);

@@ -84,9 +84,14 @@ inline void LoadTiling(T* out, const void* tiling) {
   type var;                                            \
   ::cannbot_ascendc::LoadTiling(&var, tiling)
 #define TILING_KEY_IS(key) (::cannbot_ascendc::R().TilingKeyIs(static_cast<uint64_t>(key)))
-#define ASSERT(cond)                                                                   \
-  do {                                                                                 \
-    if (!(cond)) ::cannbot_ascendc::Violation("assert", "ASSERT(%s) failed", #cond);   \
+// ASSERT: the device build compiles it to nothing, argument included, so published kernels
+// rely on that (`x = n ASSERT(n != 0);`, a name only the CPU-debug build declares); cannbot's
+// emulation does the same. ascendc_assert is the documented check that stays in NPU builds:
+// a false condition stops the launch as the "assert" rule, naming the condition.
+#define ASSERT(...)
+#define ascendc_assert(cond, ...)                                                        \
+  do {                                                                                   \
+    if (!(cond)) ::cannbot_ascendc::Violation("assert", "ascendc_assert(%s) failed", #cond); \
   } while (0)
 
 namespace AscendC {

@@ -30,7 +30,8 @@ extern "C" void rules_tiling(int64_t n, int64_t mode, CannbotTiling* t) {
 
 extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
   const RuleTiling t = *reinterpret_cast<__gm__ const RuleTiling*>(tiling);
-  const uint32_t n = static_cast<uint32_t>(t.n);
+  // ASSERT vanishes as in the device build, argument and all (published kernels rely on it).
+  const uint32_t n = static_cast<uint32_t>(t.n) ASSERT(t.n > 0 && declared_nowhere(t.n));
   GlobalTensor<float> xGm, yGm;
   xGm.SetGlobalBuffer((__gm__ float*)x, n);
   yGm.SetGlobalBuffer((__gm__ float*)y, n);
@@ -130,6 +131,24 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       DataCopy(a, h, 16);
       return;
     }
+    case 22: {  // not-emulated: integer vector math compiles (another dtype's branch may hold
+                // it) and stops the launch when it runs
+      TBuf<QuePosition::VECCALC> ints;
+      pipe.InitBuffer(ints, 1024);
+      LocalTensor<int32_t> i32 = ints.Get<int32_t>();
+      LocalTensor<bfloat16_t> b16 = ints.Get<bfloat16_t>();
+      LocalTensor<uint8_t> bits = ints.Get<uint8_t>();
+      Add(i32, i32, i32, 64);
+      Exp(i32, i32, 64);  // never reached: each form below must still compile
+      Adds(i32, i32, 3, 64);
+      Add(i32, i32, i32, 64, 1, BinaryRepeatParams{});
+      Exp(b16, b16, 64);
+      ReduceSum(i32, i32, i32, 64);
+      WholeReduceSum(i32, i32, 64, 1, 1, 1, 8);
+      Compare(bits, i32, i32, CMPMODE::LT, 64);
+      Axpy(i32, i32, 2, 64);
+      return;
+    }
     case 17: {  // too-many-buffers: 5 + 4 queue buffers at VECIN, 8 allowed (small ones: the
                 // UB budget is not what breaks)
       TQue<QuePosition::VECIN, 1> third;
@@ -142,6 +161,9 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       for (auto& b : bufs) pipe.InitBuffer(b, 32);
       return;
     }
+    case 21:  // assert: ascendc_assert stays in the build and stops a launch whose check fails
+      ascendc_assert(n % 3 == 0, "n is %u", n);
+      break;
     case 19: {  // at the budget: 3 + 4 queue buffers at VECIN here and inQ's 1 below make 8
       TQue<QuePosition::VECIN, 1> third;
       TQue<QuePosition::VECIN, 1> fourth;
@@ -275,11 +297,17 @@ TEST_F(AscendcRulesTest, GmOutOfBounds) { ExpectViolation(6, "gm-out-of-bounds",
 TEST_F(AscendcRulesTest, MissingSync) { ExpectViolation(7, "missing-sync"); }
 TEST_F(AscendcRulesTest, DequeOfEmptyQueue) { ExpectViolation(8, "queue-empty"); }
 TEST_F(AscendcRulesTest, UseAfterFree) { ExpectViolation(9, "use-after-free"); }
+TEST_F(AscendcRulesTest, AFailedAscendcAssertStopsTheLaunch) {
+  ExpectViolation(21, "assert", 64, "ascendc_assert(n % 3 == 0) failed");
+}
 TEST_F(AscendcRulesTest, MisalignedVectorOperand) { ExpectViolation(10, "vector-misaligned"); }
 TEST_F(AscendcRulesTest, WriteToInput) { ExpectViolation(11, "gm-write-to-input"); }
 TEST_F(AscendcRulesTest, QueueExhausted) { ExpectViolation(13, "queue-exhausted"); }
 TEST_F(AscendcRulesTest, WaitWithoutSet) { ExpectViolation(14, "sync-deadlock"); }
 TEST_F(AscendcRulesTest, DtypeMismatch) { ExpectViolation(15, "gm-dtype-mismatch"); }
+TEST_F(AscendcRulesTest, IntegerVectorMathCompilesAndStopsWhereItRuns) {
+  ExpectViolation(22, "not-emulated", 64, "Add on int32_t tensors");
+}
 TEST_F(AscendcRulesTest, TooManyQueueBuffersAtOnePosition) {
   ExpectViolation(17, "too-many-buffers", 64, "9 queue buffers at TPosition::VECIN");
 }

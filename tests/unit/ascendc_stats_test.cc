@@ -82,6 +82,11 @@ TEST(AscendcStatsTest, FindsTheFirstViolation) {
             "the kernel broke the Ascend C rule ub-overflow: InitBuffer(queue, num=2, "
             "len=102400) asks for 204800 bytes");
   EXPECT_FALSE(FindViolation("all fine\n").has_value());
+  // What the emulation cannot run is said to be its limit, not a rule the kernel broke.
+  auto limit = FindViolation("cannbot-ascendc-violation: not-emulated: Add on int32_t tensors\n");
+  ASSERT_TRUE(limit.has_value());
+  EXPECT_EQ(limit->Describe(),
+            "the kernel uses what cannbot's emulation does not have yet: Add on int32_t tensors");
   EXPECT_FALSE(FindViolation("cannbot-ascendc-violation: Not A Rule: x\n").has_value());
 }
 

@@ -130,6 +130,9 @@ Json LaunchStats::ToJson() const {
 }
 
 std::string Violation::Describe() const {
+  if (rule == "not-emulated") {  // not the kernel's fault: cannbot cannot run it yet
+    return "the kernel uses what cannbot's emulation does not have yet: " + message;
+  }
   return "the kernel broke the Ascend C rule " + rule + ": " + message;
 }
 
