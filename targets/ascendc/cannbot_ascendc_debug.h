@@ -1,10 +1,10 @@
 // cannbot_ascendc_debug.h: kernel-side printing (AscendC::printf, PRINTF, DumpTensor) and the
 // static tensor programming entry points (InitSocState, LocalMemAllocator).
 //
-// Printing goes to the child's stdout, one line per call as the kernel wrote it; cannbot shows
-// what a kernel printed in its report (the lines beside the emulation's own stats and
-// violation lines). DumpTensor prints one line:
-//   DumpTensor: desc=<desc>, <position>, <n> elements: v0 v1 ...
+// Printing goes to the child's stdout, each line tagged (cannbot_print.h) so that cannbot tells
+// it from the emulation's own stats and violation lines and does not hold it against the
+// kernel. DumpTensor prints one line:
+//   cannbot-ascendc-print: DumpTensor: desc=<desc>, <position>, <n> elements: v0 v1 ...
 // with values as float (integers as integers), at most `dumpSize` elements of the tensor.
 // Printing is not counted as work (on the board it goes through a debug channel that is off in
 // production builds).
@@ -18,7 +18,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <type_traits>
+
+#include "cannbot_print.h"
 
 #include "cannbot_ascendc_tensor.h"
 
@@ -28,25 +31,31 @@ namespace AscendC {
 // over the C library's (a template beats a C variadic function in overload resolution).
 template <typename... Args>
 inline void printf(const char* format, Args... args) {
-  std::printf(format, args...);
-  std::fflush(stdout);
+  char buffer[4096];
+  if constexpr (sizeof...(Args) == 0) {
+    std::snprintf(buffer, sizeof(buffer), "%s", format);
+  } else {
+    std::snprintf(buffer, sizeof(buffer), format, args...);
+  }
+  cannbot_ascendc::EmitPrinted(buffer);
 }
 #define PRINTF AscendC::printf
 
 namespace cannbot_detail {
 template <typename T>
 inline void DumpValues(const T* data, uint64_t n, uint32_t desc, const char* where) {
-  std::printf("DumpTensor: desc=%u, %s, %llu elements:", desc, where,
-              static_cast<unsigned long long>(n));
+  std::string line = "DumpTensor: desc=" + std::to_string(desc) + ", " + where + ", " +
+                     std::to_string(n) + " elements:";
+  char value[48];
   for (uint64_t i = 0; i < n; ++i) {
     if constexpr (std::is_integral<T>::value) {
-      std::printf(" %lld", static_cast<long long>(data[i]));
+      std::snprintf(value, sizeof(value), " %lld", static_cast<long long>(data[i]));
     } else {
-      std::printf(" %.9g", static_cast<double>(static_cast<float>(data[i])));
+      std::snprintf(value, sizeof(value), " %.9g", static_cast<double>(static_cast<float>(data[i])));
     }
+    line += value;
   }
-  std::printf("\n");
-  std::fflush(stdout);
+  cannbot_ascendc::EmitPrinted(line.c_str());
 }
 }  // namespace cannbot_detail
 

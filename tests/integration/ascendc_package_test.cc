@@ -12,6 +12,7 @@
 #include "cannbot/ops/op_spec_file.h"
 #include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
+#include "cannbot/util/subprocess.h"
 #include "integration/fake_llm_server.h"
 #include "integration/test_support.h"
 
@@ -321,6 +322,38 @@ TEST_F(AscendcPackageTest, APackageThatCannotBeReadIsRefusedNamingTheCause) {
     EXPECT_NE(report.status().message().find(c.reason), std::string::npos)
         << report.status().ToString();
   }
+}
+
+// Debug printing is how real operators are written: the tiling function's printf (std:: too)
+// and the kernel's AscendC::printf and DumpTensor are tagged and shown, never held against the
+// package (an untagged line would be "the kernel printed ...", a failure).
+TEST_F(AscendcPackageTest, PrintingInTheTilingAndTheKernelIsTolerated) {
+  const std::string dir =
+      Variant("printing", "op_host/add_custom.cpp",
+              {{"  context->SetBlockDim(blockDim);",
+                "  printf(\"blockDim = %u\\n\", static_cast<unsigned>(blockDim));\n"
+                "  std::printf(\"tiling done\\n\");\n  std::cout << \"key \" << 1 << std::endl;\n"
+                "  context->SetBlockDim(blockDim);"}});
+  const std::string kernel = dir + "/op_kernel/add_custom.cpp";
+  std::string text = *ReadFile(kernel);
+  const std::string process = "  __aicore__ inline void Process() {\n";
+  ASSERT_NE(text.find(process), std::string::npos);
+  text.replace(text.find(process), process.size(),
+               process + "    AscendC::printf(\"block %d of %d\\n\", static_cast<int>(GetBlockIdx()), "
+                         "static_cast<int>(GetBlockNum()));\n");
+  ASSERT_TRUE(WriteFile(kernel, text).ok());
+  auto report = Run(dir);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_TRUE(report->ok()) << report->RenderText();
+  // The command a user runs, with the static source check on: the generated host include that
+  // tags the printing uses no name the check reserves.
+  SpawnOptions cli;
+  cli.argv = {std::string(CANNBOT_BUILD_DIR) + "/cannbot", "validate", "--target", "ascendc",
+              "--op", "add", "--package", dir, "--seed", "3",
+              "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db"};
+  auto run = RunCommand(cli, std::chrono::seconds(120));
+  ASSERT_TRUE(run.ok());
+  EXPECT_TRUE(run->exit.Success()) << run->output;
 }
 
 // suggest --package: the model (a scripted OpenAI-compatible server) answers the slow package

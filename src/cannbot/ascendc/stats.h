@@ -26,6 +26,8 @@
 namespace cannbot::ascendc {
 
 inline constexpr char kStatsPrefix[] = "cannbot-ascendc-stats: ";
+// What the kernel or its host code printed on purpose (printf, DumpTensor): shown, not judged.
+inline constexpr char kPrintPrefix[] = "cannbot-ascendc-print: ";
 inline constexpr char kViolationPrefix[] = "cannbot-ascendc-violation: ";
 
 // Work counted by the emulation: for one block, or summed over a launch.

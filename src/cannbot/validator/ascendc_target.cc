@@ -229,7 +229,9 @@ std::string AscendcJudge::Printing(const std::string& printed) const {
   std::stringstream lines(printed);
   std::string line, rest;
   while (std::getline(lines, line)) {
-    if (line.rfind(kStatsPrefix, 0) != 0) rest += line + "\n";
+    if (line.rfind(kStatsPrefix, 0) != 0 && line.rfind(ascendc::kPrintPrefix, 0) != 0) {
+      rest += line + "\n";
+    }
   }
   return rest;
 }
