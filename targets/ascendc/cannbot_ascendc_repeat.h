@@ -318,7 +318,7 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
                    const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {          \
     CANNBOT_ASCENDC_UNARY_MAP(Name, complex,                                                    \
                               [](T v) {                                                         \
-                                const float a = static_cast<float>(v);                          \
+                                [[maybe_unused]] const float a = static_cast<float>(v);         \
                                 return static_cast<T>(expr);                                    \
                               },                                                                \
                               MaskType)                                                         \

@@ -93,17 +93,43 @@ inline void Operand(const LocalTensor<T>& t, int64_t count, const char* api, Acc
   }
 }
 
-template <typename T, typename F>
-inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
-                  const char* api, bool complex, F f) {
+// dst[i] = g(src[i]) on the elements themselves (g: T -> T).
+template <typename T, typename G>
+inline void UnaryElements(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
+                          const char* api, bool complex, G g) {
   RequireVectorFloat<T>(api);
   CheckCount(count, api);
   Operand(src, count, api, Access::kRead);
   Operand(dst, count, api, Access::kWrite);
   T* d = dst.cb_data_;
   const T* s = src.cb_data_;
-  for (int32_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<float>(s[i])));
+  for (int32_t i = 0; i < count; ++i) d[i] = g(s[i]);
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), complex);
+}
+
+// dst[i] = f(src[i]) computed in float (f: float -> float).
+template <typename T, typename F>
+inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
+                  const char* api, bool complex, F f) {
+  UnaryElements(dst, src, count, api, complex,
+                [&f](T v) { return static_cast<T>(f(static_cast<float>(v))); });
+}
+
+// |v| as the device computes it: the sign bit cleared, every other bit kept. Through float a
+// signalling NaN would come back quiet, and kernels do run Abs on bf16 data viewed as half
+// (where large bf16 values are NaN patterns), so Abs works on the bits.
+template <typename T>
+inline T ClearSign(T v) {
+  if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
+    using Bits = typename std::conditional<sizeof(T) == 2, uint16_t, uint32_t>::type;
+    Bits bits;
+    std::memcpy(&bits, &v, sizeof(bits));
+    bits = static_cast<Bits>(bits & ~(Bits{1} << (sizeof(T) * 8 - 1)));
+    std::memcpy(&v, &bits, sizeof(bits));
+    return v;
+  } else {
+    return v;  // not reached: other types stop as not-emulated first
+  }
 }
 
 template <typename T, typename F>
@@ -221,7 +247,7 @@ inline float RoundFloat(float f, RoundMode mode) {
 
 // The elementwise instructions, each named once with whether it is complex (several cycles
 // per repeat) and its value per element in float (`a`, `b`: the sources; `s`: the scalar,
-// already converted to T). The count forms below and the mask/repeat forms
+// already converted to T; a unary one may use the element itself, `v`, instead of `a`). The count forms below and the mask/repeat forms
 // (cannbot_ascendc_repeat.h) are generated from these lists: a new instruction is one line.
 #define CANNBOT_ASCENDC_BINARY_OPS(X) \
   X(Add, false, a + b)                \
@@ -236,13 +262,13 @@ inline float RoundFloat(float f, RoundMode mode) {
   X(Maxs, std::fmax(a, s))            \
   X(Mins, std::fmin(a, s))            \
   X(LeakyRelu, a >= 0 ? a : a * s)
-#define CANNBOT_ASCENDC_UNARY_OPS(X)      \
-  X(Exp, true, std::exp(a))               \
-  X(Ln, true, std::log(a))                \
-  X(Abs, false, std::fabs(a))             \
-  X(Sqrt, true, std::sqrt(a))             \
-  X(Rsqrt, true, 1.0f / std::sqrt(a))     \
-  X(Reciprocal, true, 1.0f / a)           \
+#define CANNBOT_ASCENDC_UNARY_OPS(X)          \
+  X(Exp, true, std::exp(a))                   \
+  X(Ln, true, std::log(a))                    \
+  X(Abs, false, cannbot_detail::ClearSign(v)) \
+  X(Sqrt, true, std::sqrt(a))                 \
+  X(Rsqrt, true, 1.0f / std::sqrt(a))         \
+  X(Reciprocal, true, 1.0f / a)               \
   X(Relu, false, std::fmax(a, 0.0f))
 
 // ---- count forms: `count` elements from the start of each operand ----
@@ -264,7 +290,10 @@ inline float RoundFloat(float f, RoundMode mode) {
 #define CANNBOT_ASCENDC_UNARY_COUNT_FORM(Name, complex, expr)                                  \
   template <typename T>                                                                        \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
-    cannbot_detail::Unary(dst, src, count, #Name, complex, [](float a) { return expr; });      \
+    cannbot_detail::UnaryElements(dst, src, count, #Name, complex, [](T v) {                     \
+      [[maybe_unused]] const float a = static_cast<float>(v);                                   \
+      return static_cast<T>(expr);                                                              \
+    });                                                                                         \
   }
 CANNBOT_ASCENDC_BINARY_OPS(CANNBOT_ASCENDC_BINARY_COUNT_FORM)
 CANNBOT_ASCENDC_SCALAR_OPS(CANNBOT_ASCENDC_SCALAR_COUNT_FORM)
