@@ -16,6 +16,7 @@
 #define CANNBOT_ASCENDC_TENSOR_H
 
 #include <cstdint>
+#include <utility>
 
 #include "cannbot_ascendc_runtime.h"
 
@@ -243,6 +244,16 @@ template <typename T>
 class LocalTensor {
  public:
   LocalTensor() = default;
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
+  // `dst = src0 * src1`: the operator form of a vector instruction over the whole tensor
+  // (cannbot_ascendc_vector.h, WholeTensor), run as the instruction on dst's elements.
+  template <typename Expr, typename = decltype(std::declval<const Expr&>().AssignTo(
+                               std::declval<const LocalTensor&>()))>
+  LocalTensor& operator=(const Expr& expr) {
+    expr.AssignTo(*this);
+    return *this;
+  }
   // Static tensor programming: `tileSize` elements at byte `addr` of the UB, outside any
   // TPipe buffer (the kernel manages the space; cannbot checks it fits in the UB).
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize);

@@ -302,6 +302,49 @@ CANNBOT_ASCENDC_UNARY_OPS(CANNBOT_ASCENDC_UNARY_COUNT_FORM)
 #undef CANNBOT_ASCENDC_SCALAR_COUNT_FORM
 #undef CANNBOT_ASCENDC_UNARY_COUNT_FORM
 
+// ---- the operator form, "the whole tensor takes part": dst = src0 + src1 (-, *, /) ----
+namespace cannbot_detail {
+enum class WholeOp { kAdd, kSub, kMul, kDiv };
+
+// What `src0 * src1` returns; assigning it to a LocalTensor runs the instruction over the
+// tensors' elements (the fewest of the three, so no operand is read or written past its end).
+template <typename T, WholeOp kOp>
+struct WholeTensor {
+  LocalTensor<T> src0, src1;
+  void AssignTo(const LocalTensor<T>& dst) const {
+    uint32_t n = dst.GetSize();
+    if (src0.GetSize() < n) n = src0.GetSize();
+    if (src1.GetSize() < n) n = src1.GetSize();
+    const int32_t count = static_cast<int32_t>(n);
+    if constexpr (kOp == WholeOp::kAdd) AscendC::Add(dst, src0, src1, count);
+    if constexpr (kOp == WholeOp::kSub) AscendC::Sub(dst, src0, src1, count);
+    if constexpr (kOp == WholeOp::kMul) AscendC::Mul(dst, src0, src1, count);
+    if constexpr (kOp == WholeOp::kDiv) AscendC::Div(dst, src0, src1, count);
+  }
+};
+}  // namespace cannbot_detail
+
+template <typename T>
+cannbot_detail::WholeTensor<T, cannbot_detail::WholeOp::kAdd> operator+(const LocalTensor<T>& a,
+                                                                       const LocalTensor<T>& b) {
+  return {a, b};
+}
+template <typename T>
+cannbot_detail::WholeTensor<T, cannbot_detail::WholeOp::kSub> operator-(const LocalTensor<T>& a,
+                                                                       const LocalTensor<T>& b) {
+  return {a, b};
+}
+template <typename T>
+cannbot_detail::WholeTensor<T, cannbot_detail::WholeOp::kMul> operator*(const LocalTensor<T>& a,
+                                                                       const LocalTensor<T>& b) {
+  return {a, b};
+}
+template <typename T>
+cannbot_detail::WholeTensor<T, cannbot_detail::WholeOp::kDiv> operator/(const LocalTensor<T>& a,
+                                                                       const LocalTensor<T>& b) {
+  return {a, b};
+}
+
 // dst[i] = src[i] * scalar + dst[i]
 template <typename T>
 inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<T>& src,

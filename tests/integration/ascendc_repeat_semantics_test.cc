@@ -209,6 +209,14 @@ static void Integers(GM_ADDR x, GM_ADDR y) {
   raw.SetValue(0, 0xFD80);
   Abs(hv, hv, 16, 1, UnaryRepeatParams());  // the mask/repeat form too
   CHECK(raw.GetValue(0) == 0x7D80);
+  // The operator form: the whole tensor (here the 8 floats of each view) takes part.
+  LocalTensor<float> p = f[0], q = f[64], r = f[128];
+  for (int i = 0; i < 8; ++i) { p.SetValue(i, 2.0f + i); q.SetValue(i, 3.0f); }
+  r = p * q;  // over the smallest of the three: r's remaining elements
+  CHECK(r.GetValue(0) == 6.0f && r.GetValue(7) == 27.0f);
+  r = p + q; CHECK(r.GetValue(1) == 6.0f);
+  r = p - q; CHECK(r.GetValue(2) == 1.0f);
+  r = p / q; CHECK(r.GetValue(4) == 2.0f);
 }
 
 // One masked instruction: the launch's counters see 3 repeats of 10 floats.
