@@ -127,40 +127,6 @@ ascendc::PackageFiles ExtractPackageFiles(const std::string& answer) {
   return files;
 }
 
-nlohmann::json PackageSuggestion::ToJson() const {
-  nlohmann::json attempts_json = nlohmann::json::array();
-  for (const PackageAttempt& a : attempts) {
-    attempts_json.push_back({{"round", a.round},
-                             {"sample", a.sample},
-                             {"changed", a.changed},
-                             {"accepted", a.accepted},
-                             {"speedup", a.speedup},
-                             {"reason", a.reason}});
-  }
-  nlohmann::json files = nlohmann::json::object();
-  for (const auto& [path, text] : changed_files) files[path] = text;
-  return {{"op", op},       {"package", package}, {"check", check.ToJson()},
-          {"found", found}, {"speedup", speedup}, {"files", files},
-          {"diff", diff},   {"attempts", attempts_json}};
-}
-
-std::string PackageSuggestion::RenderText() const {
-  std::ostringstream out;
-  out << "cannbot suggest: " << package << "\n  op " << op << "\n\n";
-  if (!check.ok()) {
-    return out.str() + "The package itself does not pass the compile and numeric layers, so "
-                       "there is nothing to make faster:\n" + check.RenderText();
-  }
-  for (const PackageAttempt& a : attempts) {
-    out << "  round " << a.round << " answer " << a.sample + 1 << ": " << a.reason << "\n";
-  }
-  if (!found) return out.str() + "\nNo answer was accepted.\n";
-  char line[120];
-  std::snprintf(line, sizeof(line), "\nA faster package: an estimated %.2fx in its slowest "
-                "dtype combination (cost model, not a measurement).\n\n", speedup);
-  return out.str() + line + diff;
-}
-
 Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
                                             const ops::Registry& registry,
                                             const skills::SkillLibrary& skills,
@@ -181,7 +147,7 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
                  "faster on Ascend NPUs without changing what they compute."},
       {"user", Prompt(*op, request.package, check, validator.config().device, skills)}};
   auto stopped = [&] { return request.stop != nullptr && request.stop->load(); };
-  for (int round = 0; round <= request.rounds && !result.found && !stopped(); ++round) {
+  for (int round = 0; round <= request.rounds && !result.found() && !stopped(); ++round) {
     CANNBOT_ASSIGN_OR_RETURN(llm::Completion answers, chat.Complete(messages, request.samples));
     std::vector<PackageAttempt> this_round;
     for (size_t i = 0; i < answers.choices.size(); ++i) {
@@ -192,7 +158,6 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
       const auto start = std::chrono::steady_clock::now();
       attempt.changes = ExtractPackageFiles(answers.choices[i]);
       const ascendc::PackageFiles& changes = attempt.changes;
-      for (const auto& change : changes) attempt.changed.push_back(change.first);
       auto candidate = changes.empty()
                            ? Result<ascendc::Package>(Status::InvalidArgument(
                                  "the answer has no `File: <path>` line before a fenced block"))
@@ -211,18 +176,9 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
       }
       attempt.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (attempt.accepted && attempt.speedup > result.speedup) {
-        result.found = true;
+      if (attempt.accepted &&
+          (!result.found() || attempt.speedup > result.attempts[result.best].speedup)) {
         result.best = static_cast<int>(result.attempts.size());
-        result.speedup = attempt.speedup;
-        result.changed_files = changes;
-        result.diff.clear();
-        std::map<std::string, std::string> before(request.package.files.begin(),
-                                                  request.package.files.end());
-        for (const auto& [path, text] : changes) {
-          result.diff += UnifiedDiff(before.count(path) ? before[path] : "", text, "a/" + path,
-                                     "b/" + path);
-        }
       }
       if (request.on_attempt) request.on_attempt(attempt);
       this_round.push_back(attempt);
@@ -230,6 +186,15 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
     }
     messages.push_back({"assistant", answers.choices.empty() ? "" : answers.choices.front()});
     messages.push_back({"user", Feedback(this_round)});
+  }
+  if (result.found()) {
+    const std::map<std::string, std::string> before(request.package.files.begin(),
+                                                    request.package.files.end());
+    for (const auto& [path, text] : result.attempts[result.best].changes) {
+      const auto old = before.find(path);
+      result.diff += UnifiedDiff(old != before.end() ? old->second : "", text, "a/" + path,
+                                 "b/" + path);
+    }
   }
   return result;
 }

@@ -53,7 +53,6 @@ struct PackageAttempt {
   int sample = 0;
   std::string answer;                // the model's text
   ascendc::PackageFiles changes;     // the files it replaced, in full
-  std::vector<std::string> changed;  // their paths
   bool accepted = false;
   double speedup = 0;  // the smallest estimated speedup over the combinations that ran
   std::string reason;  // why it was not accepted, or the estimate
@@ -70,14 +69,11 @@ struct PackageSuggestion {
   // it does not pass, nothing is asked of the model (there is nothing to make faster).
   PackageReport check;
   std::vector<PackageAttempt> attempts;
-  bool found = false;
-  int best = -1;                        // index into attempts of the best accepted answer
-  double speedup = 0;                   // the best accepted answer's
-  ascendc::PackageFiles changed_files;  // that answer's changed files, in full
-  std::string diff;                     // unified diff of them against the package
+  // The accepted answer with the largest speedup (the first of equals); -1 = none.
+  int best = -1;
+  std::string diff;  // unified diff of its changed files against the package
 
-  nlohmann::json ToJson() const;
-  std::string RenderText() const;
+  bool found() const { return best >= 0; }
 };
 
 // Errors: the package cannot be described or matched to the op (InvalidArgument), the model
