@@ -28,9 +28,16 @@ StreamFn MakeEventStream(JobStore* jobs, const EventHub* hub, std::string job_id
       }
       if (events->size() == static_cast<size_t>(kBatch)) continue;
       if (events->empty()) {
-        // Already over (the client resumed after the end): nothing more will come.
         auto state = jobs->StateOf(job_id);
-        if (!state.ok() || !state->has_value() || IsFinished(**state)) return;
+        if (!state.ok() || !state->has_value()) return;
+        if (IsFinished(**state)) {
+          // The state was read after the events, so the job may have finished in between;
+          // its last events were committed with its state (one transaction), so one more read
+          // sees them. None: the client resumed after the end, and nothing more will come.
+          auto tail = jobs->EventsAfter(job_id, last, kBatch);
+          if (!tail.ok() || tail->empty()) return;
+          continue;
+        }
       }
       if (hub->closed()) return;
       if (!hub->WaitPast(seen, keepalive) && !hub->closed()) {
