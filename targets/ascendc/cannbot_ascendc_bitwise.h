@@ -24,9 +24,6 @@
 namespace AscendC {
 namespace cannbot_detail {
 
-template <typename T>
-constexpr bool kVectorInteger = std::is_integral<T>::value && (sizeof(T) == 2 || sizeof(T) == 4);
-
 template <typename T, typename F>
 inline void IntegerLanes(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LanePlan& p,
                          Stride ds, Stride ss, const char* api, F f) {

@@ -262,8 +262,8 @@ inline void MapLanes(const LocalTensor<D>& dst, Stride ds, const LocalTensor<S>&
 template <typename T, typename F>
 inline void ZipLanes(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                      const LocalTensor<T>& src1, const BinaryRepeatParams& rp, const LanePlan& p,
-                     const char* api, bool complex, F f) {
-  RequireVectorFloat<T>(api);
+                     const char* api, bool complex, bool integers, F f) {
+  RequireVectorMath<T>(api, integers);
   const Stride ds{rp.dstBlkStride, rp.dstRepStride}, as{rp.src0BlkStride, rp.src0RepStride},
       bs{rp.src1BlkStride, rp.src1RepStride};
   StridedOperand(src0, p, as, api, Access::kRead);
@@ -273,8 +273,8 @@ inline void ZipLanes(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
   for (uint64_t r = 0; r < p.repeats; ++r) {
     for (uint32_t j = 0; j < p.lanes; ++j) {
       if (!p.On(r, j)) continue;
-      out[j] = static_cast<T>(f(static_cast<float>(src0.cb_data_[LaneIndex<T>(r, j, as)]),
-                                static_cast<float>(src1.cb_data_[LaneIndex<T>(r, j, bs)])));
+      out[j] = static_cast<T>(f(static_cast<Compute<T>>(src0.cb_data_[LaneIndex<T>(r, j, as)]),
+                                static_cast<Compute<T>>(src1.cb_data_[LaneIndex<T>(r, j, bs)])));
     }
     for (uint32_t j = 0; j < p.lanes; ++j) {
       if (p.On(r, j)) dst.cb_data_[LaneIndex<T>(r, j, ds)] = out[j];
@@ -289,7 +289,7 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
 }  // namespace cannbot_detail
 
 // ---- mask/repeat forms of the elementwise instructions (lists in cannbot_ascendc_vector.h) ----
-#define CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, expr, MaskType)                       \
+#define CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, integers, expr, MaskType)                       \
   template <typename T, bool isSetMask = true>                                                  \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                       \
                    const LocalTensor<T>& src1, MaskType mask, const uint8_t repeatTimes,        \
@@ -297,52 +297,54 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
     const auto plan = cannbot_detail::MaskPlan<isSetMask>(cannbot_detail::MaskArg(mask),         \
                                                           repeatTimes,                          \
                                                           cannbot_detail::kLanes<T>, #Name);    \
-    cannbot_detail::ZipLanes(dst, src0, src1, repeatParams, plan, #Name, complex,               \
-                             [](float a, float b) { return expr; });                            \
+    cannbot_detail::ZipLanes(dst, src0, src1, repeatParams, plan, #Name, complex, integers,     \
+                             [](auto a, auto b) { return expr; });                              \
   }
-#define CANNBOT_ASCENDC_BINARY_REPEAT_FORMS(Name, complex, expr)          \
-  CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, expr, uint64_t)       \
-  CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, expr, const uint64_t*)
+#define CANNBOT_ASCENDC_BINARY_REPEAT_FORMS(Name, complex, integers, expr)    \
+  CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, integers, expr, uint64_t) \
+  CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, integers, expr, const uint64_t*)
 
-#define CANNBOT_ASCENDC_UNARY_MAP(Name, complex, lambda, MaskType)                              \
+#define CANNBOT_ASCENDC_UNARY_MAP(Name, complex, integers, lambda, MaskType)                              \
   const auto plan = cannbot_detail::MaskPlan<isSetMask>(cannbot_detail::MaskArg(mask),           \
                                                         repeatTimes, cannbot_detail::kLanes<T>, \
                                                         #Name);                                 \
-  cannbot_detail::RequireVectorFloat<T>(#Name);                                                 \
+  cannbot_detail::RequireVectorMath<T>(#Name, integers);                                        \
   cannbot_detail::MapLanes(dst, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, src,    \
                            {repeatParams.srcBlkStride, repeatParams.srcRepStride}, plan, #Name, \
                            complex, lambda);
-#define CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, expr, MaskType)                        \
+#define CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, integers, expr, MaskType)                        \
   template <typename T, bool isSetMask = true>                                                  \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, MaskType mask,         \
                    const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {          \
-    CANNBOT_ASCENDC_UNARY_MAP(Name, complex,                                                    \
+    CANNBOT_ASCENDC_UNARY_MAP(Name, complex, integers,                                          \
                               [](T v) {                                                         \
-                                [[maybe_unused]] const float a = static_cast<float>(v);         \
+                                [[maybe_unused]] const auto a =                                 \
+                                    static_cast<cannbot_detail::Compute<T>>(v);                 \
                                 return static_cast<T>(expr);                                    \
                               },                                                                \
                               MaskType)                                                         \
   }
-#define CANNBOT_ASCENDC_UNARY_REPEAT_FORMS(Name, complex, expr)          \
-  CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, expr, uint64_t)       \
-  CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, expr, const uint64_t*)
+#define CANNBOT_ASCENDC_UNARY_REPEAT_FORMS(Name, complex, integers, expr)    \
+  CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, integers, expr, uint64_t) \
+  CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, integers, expr, const uint64_t*)
 
-#define CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, expr, MaskType)                                \
+#define CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, integers, expr, MaskType)                                \
   template <typename T, bool isSetMask = true>                                                  \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                    const typename cannbot_detail::NonDeduced<T>::type& scalar, MaskType mask,   \
                    const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {          \
-    const float s = static_cast<float>(static_cast<T>(scalar));                                 \
-    CANNBOT_ASCENDC_UNARY_MAP(Name, false,                                                      \
+    using C = cannbot_detail::Compute<T>;                                                       \
+    const C s = static_cast<C>(static_cast<T>(scalar));                                         \
+    CANNBOT_ASCENDC_UNARY_MAP(Name, false, integers,                                            \
                               [s](T v) {                                                        \
-                                const float a = static_cast<float>(v);                          \
+                                const C a = static_cast<C>(v);                                  \
                                 return static_cast<T>(expr);                                    \
                               },                                                                \
                               MaskType)                                                         \
   }
-#define CANNBOT_ASCENDC_SCALAR_REPEAT_FORMS(Name, expr)          \
-  CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, expr, uint64_t)       \
-  CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, expr, const uint64_t*)
+#define CANNBOT_ASCENDC_SCALAR_REPEAT_FORMS(Name, integers, expr)    \
+  CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, integers, expr, uint64_t) \
+  CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, integers, expr, const uint64_t*)
 
 CANNBOT_ASCENDC_BINARY_OPS(CANNBOT_ASCENDC_BINARY_REPEAT_FORMS)
 CANNBOT_ASCENDC_UNARY_OPS(CANNBOT_ASCENDC_UNARY_REPEAT_FORMS)

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "cannbot_ascendc_tensor.h"
@@ -43,9 +44,18 @@ struct NonDeduced {
 };
 template <typename T>
 constexpr bool kVectorFloat = std::is_same<T, float>::value || std::is_same<T, half>::value;
+template <typename T>
+constexpr bool kVectorInteger = std::is_integral<T>::value && (sizeof(T) == 2 || sizeof(T) == 4);
+// What an elementwise instruction computes in: float for half and float (one rounding to T per
+// instruction), int64_t for the 16- and 32-bit integers (the result wraps to T, as two's
+// complement hardware does).
+template <typename T>
+using Compute = typename std::conditional<std::is_integral<T>::value, int64_t, float>::type;
 
 template <typename T>
 constexpr const char* ElementName() {
+  if constexpr (std::is_same<T, float>::value) return "float";
+  if constexpr (std::is_same<T, half>::value) return "half";
   if constexpr (std::is_same<T, bfloat16_t>::value) return "bfloat16_t";
   if constexpr (std::is_same<T, int8_t>::value) return "int8_t";
   if constexpr (std::is_same<T, uint8_t>::value) return "uint8_t";
@@ -67,11 +77,21 @@ inline void RequireVectorFloat(const char* api) {
   if constexpr (!kVectorFloat<T>) {
     cannbot_ascendc::Violation(
         "not-emulated",
-        "%s on %s tensors: cannbot's emulation computes vector math on half and float only%s",
+        "%s on %s tensors: cannbot's emulation computes this instruction on half and float "
+        "only%s",
         api, ElementName<T>(),
         std::is_same<T, bfloat16_t>::value ? " (bfloat16_t: Cast to float first, as on the device)"
-                                           : " (integer instructions are not emulated yet)");
+                                           : "");
   }
+}
+// The same for an instruction that also takes 16- and 32-bit integers when `integers` (Add,
+// Sub, Mul, Max, Min, their scalar forms and Relu, as the Atlas A2 documentation lists them).
+template <typename T>
+inline void RequireVectorMath(const char* api, bool integers) {
+  if constexpr (kVectorInteger<T>) {
+    if (integers) return;
+  }
+  RequireVectorFloat<T>(api);
 }
 
 inline void CheckCount(int64_t count, const char* api) {
@@ -96,8 +116,8 @@ inline void Operand(const LocalTensor<T>& t, int64_t count, const char* api, Acc
 // dst[i] = g(src[i]) on the elements themselves (g: T -> T).
 template <typename T, typename G>
 inline void UnaryElements(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
-                          const char* api, bool complex, G g) {
-  RequireVectorFloat<T>(api);
+                          const char* api, bool complex, bool integers, G g) {
+  RequireVectorMath<T>(api, integers);
   CheckCount(count, api);
   Operand(src, count, api, Access::kRead);
   Operand(dst, count, api, Access::kWrite);
@@ -111,7 +131,7 @@ inline void UnaryElements(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
 template <typename T, typename F>
 inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count,
                   const char* api, bool complex, F f) {
-  UnaryElements(dst, src, count, api, complex,
+  UnaryElements(dst, src, count, api, complex, false,
                 [&f](T v) { return static_cast<T>(f(static_cast<float>(v))); });
 }
 
@@ -132,10 +152,12 @@ inline T ClearSign(T v) {
   }
 }
 
+// dst[i] = f(src0[i], src1[i]) computed in Compute<T>.
 template <typename T, typename F>
 inline void Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-                   const LocalTensor<T>& src1, int32_t count, const char* api, bool complex, F f) {
-  RequireVectorFloat<T>(api);
+                   const LocalTensor<T>& src1, int32_t count, const char* api, bool complex,
+                   bool integers, F f) {
+  RequireVectorMath<T>(api, integers);
   CheckCount(count, api);
   Operand(src0, count, api, Access::kRead);
   Operand(src1, count, api, Access::kRead);
@@ -144,7 +166,7 @@ inline void Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
   const T* a = src0.cb_data_;
   const T* b = src1.cb_data_;
   for (int32_t i = 0; i < count; ++i) {
-    d[i] = static_cast<T>(f(static_cast<float>(a[i]), static_cast<float>(b[i])));
+    d[i] = static_cast<T>(f(static_cast<Compute<T>>(a[i]), static_cast<Compute<T>>(b[i])));
   }
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), complex);
 }
@@ -246,52 +268,57 @@ inline float RoundFloat(float f, RoundMode mode) {
 }  // namespace cannbot_detail
 
 // The elementwise instructions, each named once with whether it is complex (several cycles
-// per repeat) and its value per element in float (`a`, `b`: the sources; `s`: the scalar,
-// already converted to T; a unary one may use the element itself, `v`, instead of `a`). The count forms below and the mask/repeat forms
-// (cannbot_ascendc_repeat.h) are generated from these lists: a new instruction is one line.
+// per repeat), whether it takes 16- and 32-bit integers too, and its value per element in
+// Compute<T> (`a`, `b`: the sources; `s`: the scalar, already converted to T; a unary one may
+// use the element itself, `v`, instead of `a`). The count forms below and the mask/repeat
+// forms (cannbot_ascendc_repeat.h) are generated from these lists: a new instruction is one line.
 #define CANNBOT_ASCENDC_BINARY_OPS(X) \
-  X(Add, false, a + b)                \
-  X(Sub, false, a - b)                \
-  X(Mul, false, a * b)                \
-  X(Div, true, a / b)                 \
-  X(Max, false, std::fmax(a, b))      \
-  X(Min, false, std::fmin(a, b))
+  X(Add, false, true, a + b)          \
+  X(Sub, false, true, a - b)          \
+  X(Mul, false, true, a * b)          \
+  X(Div, true, false, a / b)          \
+  X(Max, false, true, std::fmax(a, b)) \
+  X(Min, false, true, std::fmin(a, b))
 #define CANNBOT_ASCENDC_SCALAR_OPS(X) \
-  X(Adds, a + s)                      \
-  X(Muls, a * s)                      \
-  X(Maxs, std::fmax(a, s))            \
-  X(Mins, std::fmin(a, s))            \
-  X(LeakyRelu, a >= 0 ? a : a * s)
-#define CANNBOT_ASCENDC_UNARY_OPS(X)          \
-  X(Exp, true, std::exp(a))                   \
-  X(Ln, true, std::log(a))                    \
-  X(Abs, false, cannbot_detail::ClearSign(v)) \
-  X(Sqrt, true, std::sqrt(a))                 \
-  X(Rsqrt, true, 1.0f / std::sqrt(a))         \
-  X(Reciprocal, true, 1.0f / a)               \
-  X(Relu, false, std::fmax(a, 0.0f))
+  X(Adds, true, a + s)                \
+  X(Muls, true, a * s)                \
+  X(Maxs, true, std::fmax(a, s))      \
+  X(Mins, true, std::fmin(a, s))      \
+  X(LeakyRelu, false, a >= 0 ? a : a * s)
+#define CANNBOT_ASCENDC_UNARY_OPS(X)                 \
+  X(Exp, true, false, std::exp(a))                   \
+  X(Ln, true, false, std::log(a))                    \
+  X(Abs, false, false, cannbot_detail::ClearSign(v)) \
+  X(Sqrt, true, false, std::sqrt(a))                 \
+  X(Rsqrt, true, false, 1.0f / std::sqrt(a))         \
+  X(Reciprocal, true, false, 1.0f / a)               \
+  X(Relu, false, true, std::fmax(a, decltype(a)(0)))
 
 // ---- count forms: `count` elements from the start of each operand ----
-#define CANNBOT_ASCENDC_BINARY_COUNT_FORM(Name, complex, expr)                                 \
+#define CANNBOT_ASCENDC_BINARY_COUNT_FORM(Name, complex, integers, expr)                       \
   template <typename T>                                                                        \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                      \
                    const LocalTensor<T>& src1, const int32_t& count) {                         \
-    cannbot_detail::Binary(dst, src0, src1, count, #Name, complex,                             \
-                           [](float a, float b) { return expr; });                             \
+    cannbot_detail::Binary(dst, src0, src1, count, #Name, complex, integers,                   \
+                           [](auto a, auto b) { return expr; });                               \
   }
-#define CANNBOT_ASCENDC_SCALAR_COUNT_FORM(Name, expr)                                          \
+#define CANNBOT_ASCENDC_SCALAR_COUNT_FORM(Name, integers, expr)                                \
   template <typename T>                                                                        \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                       \
                    const typename cannbot_detail::NonDeduced<T>::type& scalar,                 \
                    const int32_t& count) {                                                     \
-    const float s = static_cast<float>(static_cast<T>(scalar));                                \
-    cannbot_detail::Unary(dst, src, count, #Name, false, [s](float a) { return expr; });       \
+    using C = cannbot_detail::Compute<T>;                                                      \
+    const C s = static_cast<C>(static_cast<T>(scalar));                                        \
+    cannbot_detail::UnaryElements(dst, src, count, #Name, false, integers, [s](T v) {          \
+      const C a = static_cast<C>(v);                                                           \
+      return static_cast<T>(expr);                                                             \
+    });                                                                                        \
   }
-#define CANNBOT_ASCENDC_UNARY_COUNT_FORM(Name, complex, expr)                                  \
+#define CANNBOT_ASCENDC_UNARY_COUNT_FORM(Name, complex, integers, expr)                        \
   template <typename T>                                                                        \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
-    cannbot_detail::UnaryElements(dst, src, count, #Name, complex, [](T v) {                     \
-      [[maybe_unused]] const float a = static_cast<float>(v);                                   \
+    cannbot_detail::UnaryElements(dst, src, count, #Name, complex, integers, [](T v) {           \
+      [[maybe_unused]] const auto a = static_cast<cannbot_detail::Compute<T>>(v);              \
       return static_cast<T>(expr);                                                              \
     });                                                                                         \
   }
@@ -371,9 +398,17 @@ inline void Duplicate(const LocalTensor<T>& dst,
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), false);
 }
 
-// ---- Cast: half/bfloat16_t->float (CAST_NONE), float->half and float->bfloat16_t (any mode),
-// float->float (integral modes) ----
+// ---- Cast: between float, half and bfloat16_t (as below), from those to the integers (rounded
+// by the mode; CAST_NONE is CAST_RINT, as documented for conversions that lose precision), from
+// the integers to those, and between integers. A value the destination cannot hold (NaN, out
+// of range) stops as not-emulated: the device's overflow behaviour is not modelled. ----
 namespace cannbot_detail {
+template <typename T>
+constexpr bool kCastFloat = std::is_same<T, float>::value || std::is_same<T, half>::value ||
+                            std::is_same<T, bfloat16_t>::value;
+template <typename T>
+constexpr bool kCastInteger = std::is_integral<T>::value && !std::is_same<T, bool>::value;
+
 // Refuses conversions the emulation does not have at compile time, and a rounding mode the
 // conversion does not take at run time.
 template <typename D, typename S>
@@ -383,27 +418,55 @@ inline void CheckCast(RoundMode mode) {
   constexpr bool kToFloat = std::is_same<D, float>::value &&
                             (std::is_same<S, half>::value || std::is_same<S, bfloat16_t>::value);
   constexpr bool kFloatRound = std::is_same<D, float>::value && std::is_same<S, float>::value;
-  static_assert(kToHalf || kToBf16 || kToFloat || kFloatRound,
+  constexpr bool kWithIntegers = (kCastInteger<D> && (kCastFloat<S> || kCastInteger<S>)) ||
+                                 (kCastInteger<S> && kCastFloat<D>);
+  static_assert(kToHalf || kToBf16 || kToFloat || kFloatRound || kWithIntegers,
                 "cannbot ascendc emulation: Cast supports float->half, float->bfloat16_t, "
-                "half->float, bfloat16_t->float and float->float");
+                "half->float, bfloat16_t->float, float->float and conversions to and from the "
+                "integer types");
   if (kToFloat && mode != RoundMode::CAST_NONE) {
     cannbot_ascendc::Violation("bad-argument",
                                "Cast to float from a 16-bit type is exact and takes "
                                "RoundMode::CAST_NONE only");
   }
+  if (kCastInteger<D> && kCastFloat<S> && mode == RoundMode::CAST_ODD) {
+    cannbot_ascendc::Violation("bad-argument", "Cast from %s to %s takes no CAST_ODD",
+                               ElementName<S>(), ElementName<D>());
+  }
 }
+
+// v (integral, or NaN) as D, where D can hold it.
+template <typename D, typename S>
+inline D FittingInteger(double v) {
+  if (!(v >= static_cast<double>(std::numeric_limits<D>::lowest()) &&
+        v <= static_cast<double>(std::numeric_limits<D>::max()))) {
+    cannbot_ascendc::Violation("not-emulated",
+                               "Cast from %s to %s of %g, which %s cannot hold: the device's "
+                               "overflow behaviour is not emulated",
+                               ElementName<S>(), ElementName<D>(), v, ElementName<D>());
+  }
+  return static_cast<D>(v);
+}
+
 // One element converted as Cast converts it.
 template <typename D, typename S>
 inline D CastElement(S value, RoundMode mode) {
-  const float v = static_cast<float>(value);
-  if constexpr (std::is_same<D, half>::value) {
-    return RoundToHalf(v, mode);
-  } else if constexpr (std::is_same<D, bfloat16_t>::value) {
-    return RoundToBf16(v, mode);
-  } else if constexpr (!std::is_same<S, float>::value) {
-    return v;
+  if constexpr (kCastInteger<D> && kCastInteger<S>) {
+    return FittingInteger<D, S>(static_cast<double>(value));
+  } else if constexpr (kCastInteger<D>) {
+    const RoundMode m = mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : mode;
+    return FittingInteger<D, S>(RoundFloat(static_cast<float>(value), m));
   } else {
-    return RoundFloat(v, mode);
+    const float v = static_cast<float>(value);  // exact from 16-bit types and small integers
+    if constexpr (std::is_same<D, half>::value) {
+      return RoundToHalf(v, mode);
+    } else if constexpr (std::is_same<D, bfloat16_t>::value) {
+      return RoundToBf16(v, mode);
+    } else if constexpr (!std::is_same<S, float>::value) {
+      return v;
+    } else {
+      return RoundFloat(v, mode);
+    }
   }
 }
 }  // namespace cannbot_detail

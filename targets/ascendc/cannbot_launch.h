@@ -3,10 +3,12 @@
 // cannbot's generated wrapper (one per op) calls the kernel's host tiling function, then
 // Launch(), which
 //   1. checks the tiling (block_dim 1..65535, dtype_bits 16 or 32; 16 with
-//      LaunchExtras::bfloat16 is bf16, else half);
-//   2. copies the fp32 tensors into a private global-memory arena, converting them to half when
-//      dtype_bits is 16 (round to nearest even, finite values beyond +-65504 saturate to
-//      +-65504; the validator quantises its reference inputs the same way);
+//      LaunchExtras::bfloat16 is bf16, else half), unless LaunchExtras::types names every
+//      tensor's element type (operator packages: one per tensor, integers included);
+//   2. copies the fp32 tensors into a private global-memory arena, converting them to the
+//      element type (half: round to nearest even, finite values beyond +-65504 saturate to
+//      +-65504; integers: nearest, saturated to the type's range; the validator rounds its
+//      reference inputs the same way);
 //   3. runs every block, one after another, with GetBlockIdx/GetBlockNum set; the kernel sees
 //      GM addresses that are reserved but not mapped, so only DataCopy can reach the data;
 //   4. checks the end-of-kernel rules after each block (every tensor freed, queues empty);
@@ -36,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -52,7 +55,83 @@ inline half QuantizeToHalf(float f) {
   return static_cast<half>(f);
 }
 
+// The element type of one launched tensor. kDefault: the tiling's dtype_bits decides (float,
+// or half / bfloat16_t by LaunchExtras::bfloat16).
+enum class Elem : uint8_t {
+  kDefault, kFloat, kHalf, kBf16, kInt8, kUint8, kInt16, kUint16, kInt32, kUint32, kInt64,
+  kUint64, kBool
+};
+
+inline uint32_t ElemBytes(Elem e) {
+  switch (e) {
+    case Elem::kHalf: case Elem::kBf16: case Elem::kInt16: case Elem::kUint16: return 2;
+    case Elem::kInt8: case Elem::kUint8: case Elem::kBool: return 1;
+    case Elem::kInt64: case Elem::kUint64: return 8;
+    default: return 4;
+  }
+}
+
 namespace launch_detail {
+
+// v rounded to the nearest integer and saturated to [lo, hi]; NaN is 0.
+template <typename I>
+inline I SaturatedInteger(float v) {
+  const double lo = static_cast<double>(std::numeric_limits<I>::lowest());
+  const double hi = static_cast<double>(std::numeric_limits<I>::max());
+  if (std::isnan(v)) return 0;
+  const double r = std::nearbyint(static_cast<double>(v));
+  return r <= lo ? std::numeric_limits<I>::lowest()
+                 : r >= hi ? std::numeric_limits<I>::max() : static_cast<I>(r);
+}
+
+template <typename E>
+inline void Put(uint8_t* dst, E value) { std::memcpy(dst, &value, sizeof(E)); }
+template <typename E>
+inline float Get(const uint8_t* src) {
+  E value;
+  std::memcpy(&value, src, sizeof(E));
+  return static_cast<float>(value);
+}
+
+inline bool IsIntegerElem(Elem e) {
+  return e != Elem::kDefault && e != Elem::kFloat && e != Elem::kHalf && e != Elem::kBf16;
+}
+
+// A host fp32 value as the launch stores it in a tensor of type e.
+inline void StoreElem(Elem e, float v, uint8_t* dst) {
+  switch (e) {
+    case Elem::kHalf: return Put(dst, QuantizeToHalf(v));
+    case Elem::kBf16: return Put(dst, bfloat16_t(v));
+    case Elem::kInt8: return Put(dst, SaturatedInteger<int8_t>(v));
+    case Elem::kUint8: return Put(dst, SaturatedInteger<uint8_t>(v));
+    case Elem::kInt16: return Put(dst, SaturatedInteger<int16_t>(v));
+    case Elem::kUint16: return Put(dst, SaturatedInteger<uint16_t>(v));
+    case Elem::kInt32: return Put(dst, SaturatedInteger<int32_t>(v));
+    case Elem::kUint32: return Put(dst, SaturatedInteger<uint32_t>(v));
+    case Elem::kInt64: return Put(dst, SaturatedInteger<int64_t>(v));
+    case Elem::kUint64: return Put(dst, SaturatedInteger<uint64_t>(v));
+    case Elem::kBool: return Put(dst, static_cast<uint8_t>(v != 0.0f));
+    default: return Put(dst, v);
+  }
+}
+
+// A tensor element of type e as an fp32 value (bool: any non-zero byte is 1).
+inline float LoadElem(Elem e, const uint8_t* src) {
+  switch (e) {
+    case Elem::kHalf: return Get<half>(src);
+    case Elem::kBf16: return Get<bfloat16_t>(src);
+    case Elem::kInt8: return Get<int8_t>(src);
+    case Elem::kUint8: return Get<uint8_t>(src);
+    case Elem::kInt16: return Get<int16_t>(src);
+    case Elem::kUint16: return Get<uint16_t>(src);
+    case Elem::kInt32: return Get<int32_t>(src);
+    case Elem::kUint32: return Get<uint32_t>(src);
+    case Elem::kInt64: return Get<int64_t>(src);
+    case Elem::kUint64: return Get<uint64_t>(src);
+    case Elem::kBool: return *src != 0 ? 1.0f : 0.0f;
+    default: return Get<float>(src);
+  }
+}
 
 struct LaunchShape {
   uint64_t offset[kMaxTensors] = {};
@@ -107,6 +186,8 @@ struct LaunchExtras {
   // With dtype_bits 16: the tensors are bfloat16_t, not half (converted round-to-nearest-even;
   // bf16 has float's range, so nothing saturates).
   bool bfloat16 = false;
+  // Each tensor's element type, inputs first; kDefault: by dtype_bits and bfloat16.
+  Elem types[kMaxTensors] = {};
 };
 
 // `body(in, out, workspace, tiling)` runs one block.
@@ -120,7 +201,11 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
     Violation("tiling", "block_dim is %u; the tiling function must choose 1..65535 blocks",
               tiling.block_dim);
   }
-  if (tiling.dtype_bits != 16 && tiling.dtype_bits != 32) {
+  bool typed = true;
+  for (size_t t = 0; t < n_in + n_out && t < static_cast<size_t>(kMaxTensors); ++t) {
+    typed = typed && extras.types[t] != Elem::kDefault;
+  }
+  if (!typed && tiling.dtype_bits != 16 && tiling.dtype_bits != 32) {
     Violation("tiling", "dtype_bits is %u; it must be 32 (float tensors) or 16 (half tensors)",
               tiling.dtype_bits);
   }
@@ -132,12 +217,16 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
               n_in, n_out, elements.size());
   }
   const bool is_half = tiling.dtype_bits == 16;
-  const uint64_t elem = is_half ? 2 : 4;
+  const Elem by_tiling = !is_half ? Elem::kFloat : extras.bfloat16 ? Elem::kBf16 : Elem::kHalf;
   std::vector<const float*> host;
   for (const float* p : inputs) host.push_back(p);
   for (float* p : outputs) host.push_back(p);
   std::vector<int64_t> count(elements.begin(), elements.end());
 
+  Elem type[kMaxTensors];
+  for (size_t t = 0; t < host.size(); ++t) {
+    type[t] = extras.types[t] == Elem::kDefault ? by_tiling : extras.types[t];
+  }
   launch_detail::LaunchShape shape;
   for (size_t t = 0; t < host.size(); ++t) {
     if (count[t] < 1 || host[t] == nullptr) {
@@ -145,7 +234,7 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
                 static_cast<long long>(count[t]));
     }
     shape.offset[t] = shape.total;
-    shape.bytes[t] = static_cast<uint64_t>(count[t]) * elem;
+    shape.bytes[t] = static_cast<uint64_t>(count[t]) * ElemBytes(type[t]);
     // A gap of one alignment unit keeps neighbouring tensors from touching.
     shape.total += (shape.bytes[t] + 2 * kGmAlign - 1) / kGmAlign * kGmAlign;
   }
@@ -166,24 +255,31 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
       mmap(nullptr, arena_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   const uint8_t* view = reserved == MAP_FAILED ? arena : static_cast<const uint8_t*>(reserved);
 
-  std::vector<std::vector<uint16_t>> initial_half(host.size());
+  // A half or bf16 output's bytes before the kernel runs: elements it never changed go back as
+  // the caller's exact fp32 values (the validator's never-written poison survives). An integer
+  // output starts as the poison's own bytes instead (its conversion would be a common value,
+  // 0 for a NaN) and every element goes back converted: one the kernel never wrote reads as
+  // those bytes, a wrong value in an exact comparison.
+  std::vector<std::vector<uint8_t>> initial(host.size());
   for (size_t t = 0; t < host.size(); ++t) {
     uint8_t* dst = arena + shape.offset[t];
-    if (!is_half) {
+    if (type[t] == Elem::kFloat) {
       std::memcpy(dst, host[t], shape.bytes[t]);
       continue;
     }
-    if (extras.bfloat16) {
-      bfloat16_t* b = reinterpret_cast<bfloat16_t*>(dst);
-      for (int64_t i = 0; i < count[t]; ++i) b[i] = bfloat16_t(host[t][i]);
-    } else {
-      half* h = reinterpret_cast<half*>(dst);
-      for (int64_t i = 0; i < count[t]; ++i) h[i] = QuantizeToHalf(host[t][i]);
+    const uint32_t size = ElemBytes(type[t]);
+    const bool raw = t >= n_in && launch_detail::IsIntegerElem(type[t]);
+    for (int64_t i = 0; i < count[t]; ++i) {
+      uint8_t* element = dst + static_cast<uint64_t>(i) * size;
+      if (raw) {
+        for (uint32_t b = 0; b < size; b += 4) {
+          std::memcpy(element + b, &host[t][i], size - b < 4 ? size - b : 4);
+        }
+      } else {
+        launch_detail::StoreElem(type[t], host[t][i], element);
+      }
     }
-    if (t >= n_in) {
-      initial_half[t].resize(static_cast<size_t>(count[t]));
-      std::memcpy(initial_half[t].data(), dst, static_cast<size_t>(count[t]) * 2);
-    }
+    if (t >= n_in && !raw) initial[t].assign(dst, dst + shape.bytes[t]);
   }
 
   alignas(64) static uint8_t tiling_copy[CANNBOT_TILING_DATA_BYTES];
@@ -195,7 +291,7 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
     r.bytes = shape.bytes[t];
     r.data = arena + shape.offset[t];
     r.writable = t >= n_in;
-    r.dtype_bits = static_cast<int>(tiling.dtype_bits);
+    r.dtype_bits = static_cast<int>(ElemBytes(type[t]) * 8);
     r.kind = t >= n_in ? "output" : "input";
     r.index = static_cast<int>(t >= n_in ? t - n_in : t);
     rt.AddRegion(r);
@@ -253,17 +349,17 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
   for (size_t t = n_in; t < host.size(); ++t) {
     float* out = const_cast<float*>(host[t]);
     const uint8_t* src = arena + shape.offset[t];
-    if (!is_half) {
+    if (type[t] == Elem::kFloat) {
       std::memcpy(out, src, shape.bytes[t]);
       continue;
     }
-    const half* h = reinterpret_cast<const half*>(src);
-    const bfloat16_t* b = reinterpret_cast<const bfloat16_t*>(src);
+    const uint32_t size = ElemBytes(type[t]);
     for (int64_t i = 0; i < count[t]; ++i) {
-      uint16_t bits;
-      std::memcpy(&bits, src + 2 * i, 2);
-      if (bits == initial_half[t][static_cast<size_t>(i)]) continue;
-      out[i] = extras.bfloat16 ? static_cast<float>(b[i]) : static_cast<float>(h[i]);
+      const uint64_t at = static_cast<uint64_t>(i) * size;
+      if (!initial[t].empty() && std::memcmp(src + at, initial[t].data() + at, size) == 0) {
+        continue;
+      }
+      out[i] = launch_detail::LoadElem(type[t], src + at);
     }
   }
   if (reserved != MAP_FAILED) munmap(reserved, arena_bytes);

@@ -2,7 +2,7 @@
 // way the CANN runtime does before a launch, and checks what it chose.
 //
 // cannbot's generated wrapper for a package (validator/ascendc_package.cc) describes the call
-// (every tensor's dimensions, the one dtype of the launch, the op's sizes and scalars by name),
+// (every tensor's dimensions and dtype, the op's sizes and scalars by name),
 // calls Tile(), then cannbot_ascendc::Launch with the block dim, tiling data, tiling key and
 // workspace that came back. Tile() builds a gert::TilingContext from that description and the
 // device profile's platform facts, fills the OpDef's attributes by name (or their defaults),
@@ -28,7 +28,7 @@ namespace cannbot_package {
 
 struct Request {
   std::vector<std::vector<int64_t>> inputs, outputs;  // dimensions per tensor
-  ge::DataType dtype = ge::DT_FLOAT;
+  std::vector<ge::DataType> input_dtypes, output_dtypes;  // one per tensor
   std::vector<std::pair<const char*, double>> values;  // the op's sizes and scalars by name
 };
 
@@ -47,6 +47,27 @@ inline std::string Folded(const std::string& name) {
     if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return out == "epsilon" ? "eps" : out;
+}
+
+inline cannbot_ascendc::Elem ElemOf(ge::DataType t) {
+  using cannbot_ascendc::Elem;
+  switch (t) {
+    case ge::DT_FLOAT: return Elem::kFloat;
+    case ge::DT_FLOAT16: return Elem::kHalf;
+    case ge::DT_BF16: return Elem::kBf16;
+    case ge::DT_INT8: return Elem::kInt8;
+    case ge::DT_UINT8: return Elem::kUint8;
+    case ge::DT_INT16: return Elem::kInt16;
+    case ge::DT_UINT16: return Elem::kUint16;
+    case ge::DT_INT32: return Elem::kInt32;
+    case ge::DT_UINT32: return Elem::kUint32;
+    case ge::DT_INT64: return Elem::kInt64;
+    case ge::DT_UINT64: return Elem::kUint64;
+    case ge::DT_BOOL: return Elem::kBool;
+    default:
+      cannbot_ascendc::Violation("not-emulated", "tensors of ge::DataType %d are not launched",
+                                 static_cast<int>(t));
+  }
 }
 
 inline gert::Shape ToShape(const std::vector<int64_t>& dims) {
@@ -101,10 +122,23 @@ inline Prepared Tile(const Request& r) {
   ctx.op_type_ = def->type_;
   for (const auto& d : r.inputs) ctx.inputs_.emplace_back(detail::ToShape(d));
   for (const auto& d : r.outputs) ctx.outputs_.emplace_back(detail::ToShape(d));
-  gert::CompileTimeTensorDesc desc;
-  desc.dtype_ = r.dtype;
-  ctx.input_descs_.assign(r.inputs.size(), desc);
-  ctx.output_descs_.assign(r.outputs.size(), desc);
+  if (r.input_dtypes.size() != r.inputs.size() || r.output_dtypes.size() != r.outputs.size() ||
+      r.outputs.empty() ||
+      r.inputs.size() + r.outputs.size() > static_cast<size_t>(cannbot_ascendc::kMaxTensors)) {
+    cannbot_ascendc::Violation("launch-contract", "the launch request names %zu inputs and %zu "
+                               "outputs but %zu and %zu dtypes", r.inputs.size(),
+                               r.outputs.size(), r.input_dtypes.size(), r.output_dtypes.size());
+  }
+  for (ge::DataType t : r.input_dtypes) {
+    gert::CompileTimeTensorDesc desc;
+    desc.dtype_ = t;
+    ctx.input_descs_.push_back(desc);
+  }
+  for (ge::DataType t : r.output_dtypes) {
+    gert::CompileTimeTensorDesc desc;
+    desc.dtype_ = t;
+    ctx.output_descs_.push_back(desc);
+  }
   for (size_t i = 0; i < r.inputs.size(); ++i) {
     gert::Tensor t;
     t.shape_ = &ctx.inputs_[i];
@@ -153,8 +187,12 @@ inline Prepared Tile(const Request& r) {
   }
   Prepared p;
   p.tiling.block_dim = ctx.block_dim_;
-  p.tiling.dtype_bits = ge::GetSizeByDataType(r.dtype) * 8;
-  p.extras.bfloat16 = r.dtype == ge::DT_BF16;
+  // The statistics line's dtype is the first output's; every tensor has its own type.
+  p.tiling.dtype_bits = ge::GetSizeByDataType(r.output_dtypes.front()) * 8;
+  p.extras.bfloat16 = r.output_dtypes.front() == ge::DT_BF16;
+  size_t t = 0;
+  for (ge::DataType d : r.input_dtypes) p.extras.types[t++] = detail::ElemOf(d);
+  for (ge::DataType d : r.output_dtypes) p.extras.types[t++] = detail::ElemOf(d);
   std::memcpy(p.tiling.data, raw, CANNBOT_TILING_DATA_BYTES);
   p.extras.tiling_key = ctx.tiling_key_;
   for (size_t w : ctx.workspaces_) p.extras.workspace_bytes += w;

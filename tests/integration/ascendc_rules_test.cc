@@ -131,17 +131,18 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       DataCopy(a, h, 16);
       return;
     }
-    case 22: {  // not-emulated: integer vector math compiles (another dtype's branch may hold
-                // it) and stops the launch when it runs
+    case 22: {  // not-emulated: integer vector math the device has no integer form of compiles
+                // (another dtype's branch may hold it) and stops the launch when it runs
       TBuf<QuePosition::VECCALC> ints;
       pipe.InitBuffer(ints, 1024);
       LocalTensor<int32_t> i32 = ints.Get<int32_t>();
       LocalTensor<bfloat16_t> b16 = ints.Get<bfloat16_t>();
       LocalTensor<uint8_t> bits = ints.Get<uint8_t>();
-      Add(i32, i32, i32, 64);
-      Exp(i32, i32, 64);  // never reached: each form below must still compile
+      Duplicate(i32, 7, 64);
+      Add(i32, i32, i32, 64);  // Add, Adds and their repeat forms compute on 32-bit integers
       Adds(i32, i32, 3, 64);
       Add(i32, i32, i32, 64, 1, BinaryRepeatParams{});
+      Exp(i32, i32, 64);  // stops here; each form below must still compile
       Exp(b16, b16, 64);
       ReduceSum(i32, i32, i32, 64);
       WholeReduceSum(i32, i32, 64, 1, 1, 1, 8);
@@ -306,7 +307,7 @@ TEST_F(AscendcRulesTest, QueueExhausted) { ExpectViolation(13, "queue-exhausted"
 TEST_F(AscendcRulesTest, WaitWithoutSet) { ExpectViolation(14, "sync-deadlock"); }
 TEST_F(AscendcRulesTest, DtypeMismatch) { ExpectViolation(15, "gm-dtype-mismatch"); }
 TEST_F(AscendcRulesTest, IntegerVectorMathCompilesAndStopsWhereItRuns) {
-  ExpectViolation(22, "not-emulated", 64, "Add on int32_t tensors");
+  ExpectViolation(22, "not-emulated", 64, "Exp on int32_t tensors");
 }
 TEST_F(AscendcRulesTest, TooManyQueueBuffersAtOnePosition) {
   ExpectViolation(17, "too-many-buffers", 64, "9 queue buffers at TPosition::VECIN");

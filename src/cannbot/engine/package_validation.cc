@@ -3,6 +3,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/target/ascendc_package.h"
 #include "cannbot/validator/ascendc_package.h"
 
@@ -44,13 +45,17 @@ std::optional<ascendc::DtypeCombo> Matching(const ascendc::OpDefinition& def,
   return std::nullopt;
 }
 
+// The combination's dtypes, one per tensor, inputs then outputs (the op's order).
+std::vector<std::string> Dtypes(const ascendc::DtypeCombo& combo) {
+  std::vector<std::string> dtypes;
+  for (const auto& [tensor, dtype] : combo.dtypes) dtypes.push_back(dtype);
+  return dtypes;
+}
+
 std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo) {
-  const std::string dtype = combo.Uniform();
-  if (dtype.empty()) {
-    return "tensors of different dtypes in one launch are not emulated yet (" + combo.Describe() + ")";
-  }
-  if (dtype != "float32" && dtype != "float16" && dtype != "bfloat16") {
-    return dtype + " tensors are not emulated yet (float32, float16 and bfloat16 are)";
+  const std::string dtype = ascendc::FirstUnlaunchable(Dtypes(combo));
+  if (!dtype.empty()) {
+    return dtype + " tensors are not emulated yet (floating point, integer and bool tensors are)";
   }
   return "";
 }
@@ -190,7 +195,7 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
       report.runs.push_back(std::move(run));
       continue;
     }
-    const target::AscendcPackageTarget target(combo.Uniform());
+    const target::AscendcPackageTarget target(Dtypes(combo));
     if (baseline) {
       validator::ValidationRequest v;
       v.op = op->name;

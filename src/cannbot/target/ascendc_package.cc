@@ -1,6 +1,6 @@
 #include "cannbot/target/ascendc_package.h"
 
-#include "cannbot/ascendc/precision.h"
+#include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/validator/ascendc_package.h"
 
@@ -14,8 +14,8 @@ const Target& RegisteredAscendc() {
 
 }  // namespace
 
-AscendcPackageTarget::AscendcPackageTarget(std::string dtype)
-    : ascendc_(RegisteredAscendc()), dtype_(dtype), judge_(std::move(dtype)) {}
+AscendcPackageTarget::AscendcPackageTarget(std::vector<std::string> dtypes)
+    : ascendc_(RegisteredAscendc()), dtypes_(dtypes), judge_(std::move(dtypes)) {}
 
 std::string_view AscendcPackageTarget::name() const { return ascendc_.name(); }
 
@@ -26,15 +26,17 @@ std::string_view AscendcPackageTarget::summary() const {
 Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
   CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(op, "operator packages", false));
   CANNBOT_ASSIGN_OR_RETURN(validator::AscendcTarget built,
-                           validator::MakeAscendcPackageTarget(op, dtype_));
+                           validator::MakeAscendcPackageTarget(op, dtypes_));
   Plan plan;
   plan.reference_spec = std::make_shared<ops::OpSpec>(op);
-  // A 16-bit launch converts the fp32 inputs first; a reference source sees them converted too
-  // (the built-in references are recomputed that way by the judge).
-  if (dtype_ == "float16") {
-    plan.input_rounding = [](float v) { return ascendc::QuantizeToHalf(v); };
-  } else if (dtype_ == "bfloat16") {
-    plan.input_rounding = [](float v) { return ascendc::QuantizeToBf16(v); };
+  // The launch converts the fp32 inputs to their tensors' dtypes first; a reference source
+  // sees them converted too (the built-in references are recomputed that way by the judge).
+  bool converts = false;
+  for (size_t i = 0; i < dtypes_.size(); ++i) converts = converts || dtypes_[i] != "float32";
+  if (converts) {
+    plan.input_rounding = [dtypes = dtypes_](size_t input, float v) {
+      return input < dtypes.size() ? ascendc::AsLaunched(dtypes[input], v) : v;
+    };
   }
   plan.judge = &judge_;
   plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));

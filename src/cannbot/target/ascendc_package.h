@@ -1,7 +1,7 @@
 // The ascendc target for operator packages: the same emulation, cost model, judge and prompts
 // as the `ascendc` target, with a plan whose kernels are operator packages (op_host/ +
-// op_kernel/, ascendc/package.h) launched through their own tiling function with every tensor
-// in one dtype of their OpDef.
+// op_kernel/, ascendc/package.h) launched through their own tiling function with each tensor
+// in its dtype of one OpDef combination (ascendc/launch_dtype.h).
 //
 // Not registered by name: a caller that validates a package makes one per dtype combination
 // (engine/package_validation.h) and passes it as the request's target, borrowed for the call.
@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cannbot/target/target.h"
 #include "cannbot/validator/ascendc_target.h"
@@ -17,8 +18,9 @@ namespace cannbot::target {
 
 class AscendcPackageTarget : public Target {
  public:
-  // `dtype`: "float32", "float16" or "bfloat16" (MakePlan refuses others with the reason).
-  explicit AscendcPackageTarget(std::string dtype);
+  // `dtypes`: one per tensor of the op, inputs then outputs, by OpDef name ("float32",
+  // "int32", ...); MakePlan refuses a dtype the emulation does not launch, with the reason.
+  explicit AscendcPackageTarget(std::vector<std::string> dtypes);
 
   std::string_view name() const override;
   std::string_view summary() const override;
@@ -32,8 +34,8 @@ class AscendcPackageTarget : public Target {
 
  private:
   const Target& ascendc_;  // the registered ascendc target, for everything but the plan
-  std::string dtype_;
-  validator::AscendcJudge judge_;  // judges in dtype_
+  std::vector<std::string> dtypes_;
+  validator::AscendcJudge judge_;  // judges each output in its dtype
 };
 
 }  // namespace cannbot::target

@@ -37,10 +37,11 @@ struct Plan {
   // The op as its own reference source takes it, where `spec` appends arguments only the
   // kernel's wrapper needs (the ascendc targets' element counts); null: `spec`.
   std::shared_ptr<const ops::OpSpec> reference_spec;
-  // What the kernel's launch does to each fp32 input value before the kernel sees it (the
-  // ascendc package launch of a 16-bit combination rounds to half or bf16); a reference source
-  // is fed the same values, so both compute on the same numbers. Null: inputs as they are.
-  std::function<float(float)> input_rounding;
+  // What the kernel's launch does to each fp32 value of input `input` (its index among the
+  // op's inputs) before the kernel sees it (the ascendc package launch rounds to half, bf16 or
+  // an integer type); a reference source is fed the same values, so both compute on the same
+  // numbers. Null: inputs as they are.
+  std::function<float(size_t input, float value)> input_rounding;
   validator::TargetBuild build;
   const validator::OutputJudge* judge = nullptr;  // owned by the target
 };

@@ -5,7 +5,7 @@
 // main() (ascendc/package.h), and runs the program confined exactly as the compiler runs (no
 // network, only the system's directories and its own), to learn the tensors, dtype
 // combinations and attributes the OpDef declares. MakeAscendcPackageTarget builds the plan for
-// one dtype: the spec gains each tensor's element count and dimensions as sizes (computed by
+// one dtype combination: the spec gains each tensor's element count and dimensions as sizes (computed by
 // cannbot, never by the package), and the wrapper calls the package's tiling function per call
 // (targets/ascendc/cannbot_package_launch.h) before launching the kernel as written.
 //
@@ -13,6 +13,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cannbot/ascendc/package.h"
 #include "cannbot/ops/op_spec.h"
@@ -26,8 +27,10 @@ namespace cannbot::validator {
 Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
                                               const ascendc::Package& package);
 
-// The ascendc build of `op` for packages launched with every tensor in `dtype` ("float32" or
-// "float16"; InvalidArgument for others).
-Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op, const std::string& dtype);
+// The ascendc build of `op` for packages launched with each tensor in its dtype of `dtypes`
+// (one per tensor, inputs then outputs, by OpDef name; ascendc/launch_dtype.h). InvalidArgument
+// for a dtype the launch does not run, or a count that is not the op's.
+Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op,
+                                               const std::vector<std::string>& dtypes);
 
 }  // namespace cannbot::validator

@@ -1,12 +1,14 @@
 #include "cannbot/validator/ascendc_target.h"
 
 #include <filesystem>
+#include <functional>
 #include <sstream>
 
 #include "cannbot/ascendc/contract.h"
 #include "cannbot/ascendc/cost_model.h"
 #include "cannbot/ascendc/precision.h"
 #include "cannbot/ascendc/estimated_profile.h"
+#include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/ascendc/stats.h"
 #include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
@@ -160,6 +162,36 @@ Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op) {
   return target;
 }
 
+namespace {
+
+// The built-in reference's output `output_index` on the inputs as the launch converted them
+// (`convert(input index, value)`).
+std::vector<float> OnLaunchedInputs(const ops::OpSpec& op, const ops::Shape& shape,
+                                    const std::vector<ops::Tensor>& inputs, size_t output_index,
+                                    const std::function<float(size_t, float)>& convert) {
+  std::vector<std::vector<float>> converted;
+  ops::TensorArgs args;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    converted.push_back(inputs[i].ToFloats());
+    for (float& v : converted.back()) v = convert(i, v);
+  }
+  for (auto& in : converted) args.inputs.push_back(in.data());
+  std::vector<std::vector<float>> outs;
+  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) {
+    outs.emplace_back(static_cast<size_t>(p->elements(shape)));
+  }
+  for (auto& o : outs) args.outputs.push_back(o.data());
+  op.reference(args, shape);
+  return std::move(outs[output_index]);
+}
+
+}  // namespace
+
+std::string AscendcJudge::OutputDtype(const ops::OpSpec& op, size_t output_index) const {
+  const size_t at = op.ParamsOfKind(ops::ParamKind::kInput).size() + output_index;
+  return at < tensor_dtypes_.size() ? tensor_dtypes_[at] : "";
+}
+
 std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
                                 const std::vector<ops::Tensor>& inputs, size_t output_index,
                                 const ops::Tensor& expected_tensor, const ops::Tensor& got_tensor,
@@ -167,49 +199,55 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
   const auto stats = LastStats(printed);
   uint32_t dtype = stats ? stats->dtype_bits : 32;
   bool bf16 = stats && stats->bfloat16;
-  if (!launch_dtype_.empty()) {  // cannbot chose the launch's dtype: the stats must agree
-    const uint32_t bits = launch_dtype_ == "float32" ? 32 : 16;
-    const bool want_bf16 = launch_dtype_ == "bfloat16";
-    if (stats && (dtype != bits || bf16 != want_bf16)) {
-      return "the launch statistics describe another dtype than the launch's " + launch_dtype_ +
+  const std::string out_dtype = OutputDtype(op, output_index);
+  bool converted_inputs = dtype == 16;
+  std::function<float(size_t, float)> convert = [bf16](size_t, float v) {
+    return bf16 ? ascendc::QuantizeToBf16(v) : ascendc::QuantizeToHalf(v);
+  };
+  if (!tensor_dtypes_.empty()) {  // cannbot chose the launch's dtypes: the stats must agree
+    const std::string first = OutputDtype(op, 0);
+    if (stats && (stats->dtype_bits != ascendc::DtypeBits(first) ||
+                  stats->bfloat16 != (first == "bfloat16"))) {
+      return "the launch statistics describe another dtype than the launch's " + first +
              " (a kernel that prints its own statistics line?)";
     }
-    dtype = bits;
-    bf16 = want_bf16;
+    dtype = ascendc::DtypeBits(out_dtype);
+    bf16 = out_dtype == "bfloat16";
+    converted_inputs = false;
+    for (size_t i = 0; i < inputs.size() && i < tensor_dtypes_.size(); ++i) {
+      converted_inputs = converted_inputs || tensor_dtypes_[i] != "float32";
+    }
+    convert = [this](size_t i, float v) {
+      return i < tensor_dtypes_.size() ? ascendc::AsLaunched(tensor_dtypes_[i], v) : v;
+    };
   }
   const double floor = op.tolerance(shape).atol;
-  // The emulated runtime launches fp32 buffers (ascendc.md); its kernels convert to half.
-  std::vector<float> expected = expected_tensor.ToFloats();
+  // The emulated runtime launches fp32 buffers (ascendc.md); the launch converts them. A
+  // reference source was fed the converted inputs already (target::Plan::input_rounding).
+  std::vector<float> expected =
+      converted_inputs && op.reference
+          ? OnLaunchedInputs(op, shape, inputs, output_index, convert)
+          : expected_tensor.ToFloats();
   const std::vector<float> got = got_tensor.ToFloats();
   const int64_t elements = static_cast<int64_t>(got.size());
-  if (dtype == 16 && op.reference) {  // the kernel saw its inputs in half: so does the reference
-    std::vector<std::vector<float>> quantized;
-    ops::TensorArgs args;
-    for (const ops::Tensor& in : inputs) quantized.push_back(in.ToFloats());
-    for (auto& in : quantized) {
-      const int64_t n = static_cast<int64_t>(in.size());
-      bf16 ? ascendc::QuantizeToBf16(in.data(), n) : ascendc::QuantizeToHalf(in.data(), n);
-      args.inputs.push_back(in.data());
-    }
-    std::vector<std::vector<float>> outs;
-    for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) {
-      outs.emplace_back(static_cast<size_t>(p->elements(shape)));
-    }
-    for (auto& o : outs) args.outputs.push_back(o.data());
-    op.reference(args, shape);
-    expected = std::move(outs[output_index]);
+  const auto outputs = op.ParamsOfKind(ops::ParamKind::kOutput);
+  const ops::Tensor& got_f32 =
+      got_tensor.dtype() == ops::DType::kF32 ? got_tensor : ops::Tensor::FromFloats(got);
+  if (ascendc::IsIntegerDtype(out_dtype)) {
+    // An integer output holds the reference's value as the launch would store it, exactly.
+    for (float& v : expected) v = ascendc::AsLaunched(out_dtype, v);
+    *summary = CompareOutputs(ops::Tensor::FromFloats(expected), got_f32, ops::Tolerance::Exact());
+    if (summary->ok()) return "";
+    return "differs from the reference on output " + outputs[output_index]->name + " (" +
+           out_dtype + ", compared exactly): " + summary->Describe(outputs[output_index]->name);
   }
-  // A reference source was fed the rounded inputs already (target::Plan::input_rounding).
   // The expected fp16 values as half arithmetic would round them (overflow is inf, as in the
   // kernel's own instructions); bf16: Golden rounds.
   if (dtype == 16 && !bf16) ascendc::RoundAsHalfResult(expected.data(), elements);
   ops::Tolerance floor_only;
   floor_only.atol = floor;
   floor_only.rtol = 0;
-  *summary = CompareOutputs(ops::Tensor::FromFloats(expected), got_tensor.dtype() == ops::DType::kF32
-                                                                   ? got_tensor
-                                                                   : ops::Tensor::FromFloats(got),
-                            floor_only);
+  *summary = CompareOutputs(ops::Tensor::FromFloats(expected), got_f32, floor_only);
   const ascendc::PrecisionReport precision =
       ascendc::CheckPrecision(expected.data(), got.data(), elements, dtype, floor, bf16);
   summary->mean_rel_error = precision.mere;
@@ -219,7 +257,6 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
     summary->first_bad.reset();
     return "";
   }
-  const auto outputs = op.ParamsOfKind(ops::ParamKind::kOutput);
   return std::string("fails the CANN precision standard for ") +
          ascendc::StandardName(ascendc::CannPrecisionStandard(dtype, bf16)) + " on output " +
          outputs[output_index]->name + ": " + precision.reason;

@@ -56,9 +56,12 @@ ops::OpSpec WithElementCounts(const ops::OpSpec& op);
 class AscendcJudge : public OutputJudge {
  public:
   AscendcJudge() = default;
-  // For launches whose dtype cannbot chose (operator packages: "float32", "float16" or
-  // "bfloat16"): judged in that dtype; a statistics line that claims another is a failure.
-  explicit AscendcJudge(std::string launch_dtype) : launch_dtype_(std::move(launch_dtype)) {}
+  // For launches whose dtypes cannbot chose (operator packages: one per tensor of the op,
+  // inputs then outputs, by OpDef name): each output is judged in its dtype (integers and
+  // bool exactly), a built-in reference is recomputed on the inputs as launched, and a
+  // statistics line that claims another dtype than the first output's is a failure.
+  explicit AscendcJudge(std::vector<std::string> tensor_dtypes)
+      : tensor_dtypes_(std::move(tensor_dtypes)) {}
 
   std::string Judge(const ops::OpSpec& op, const ops::Shape& shape,
                     const std::vector<ops::Tensor>& inputs, size_t output_index,
@@ -68,7 +71,10 @@ class AscendcJudge : public OutputJudge {
   std::string ExplainCrash(const std::string& printed) const override;
 
  private:
-  std::string launch_dtype_;  // "": the dtype the statistics line reports
+  // The launch's dtype for output `output_index` of `op` ("" when cannbot did not choose).
+  std::string OutputDtype(const ops::OpSpec& op, size_t output_index) const;
+
+  std::vector<std::string> tensor_dtypes_;  // empty: the dtype the statistics line reports
 };
 
 // The ascendc perf layer: both kernels once on the perf shape, outputs judged, counters

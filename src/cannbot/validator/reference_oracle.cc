@@ -107,7 +107,8 @@ class Sandboxed : public ReferenceOracle {
 namespace {
 class RoundedInputs : public ReferenceOracle {
  public:
-  RoundedInputs(std::unique_ptr<ReferenceOracle> inner, std::function<float(float)> rounding,
+  RoundedInputs(std::unique_ptr<ReferenceOracle> inner,
+                std::function<float(size_t, float)> rounding,
                 std::string how)
       : inner_(std::move(inner)), rounding_(std::move(rounding)), how_(std::move(how)) {}
 
@@ -115,13 +116,14 @@ class RoundedInputs : public ReferenceOracle {
       const ops::Shape& shape, const std::vector<ops::Tensor>& inputs) const override {
     std::vector<ops::Tensor> rounded;
     rounded.reserve(inputs.size());
-    for (const ops::Tensor& in : inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const ops::Tensor& in = inputs[i];
       if (in.dtype() != ops::DType::kF32) {
         rounded.push_back(in);
         continue;
       }
       std::vector<float> values = in.ToFloats();
-      for (float& v : values) v = rounding_(v);
+      for (float& v : values) v = rounding_(i, v);
       rounded.push_back(ops::Tensor::FromFloats(values));
     }
     return inner_->Outputs(shape, rounded);
@@ -130,13 +132,13 @@ class RoundedInputs : public ReferenceOracle {
 
  private:
   std::unique_ptr<ReferenceOracle> inner_;
-  std::function<float(float)> rounding_;
+  std::function<float(size_t, float)> rounding_;
   std::string how_;
 };
 }  // namespace
 
 std::unique_ptr<ReferenceOracle> RoundedInputsReference(std::unique_ptr<ReferenceOracle> inner,
-                                                        std::function<float(float)> rounding,
+                                                        std::function<float(size_t, float)> rounding,
                                                         std::string how) {
   return std::make_unique<RoundedInputs>(std::move(inner), std::move(rounding), std::move(how));
 }

@@ -52,10 +52,10 @@ struct SandboxedReferenceConfig {
 std::unique_ptr<ReferenceOracle> SandboxedReference(const ops::OpSpec& op,
                                                     SandboxedReferenceConfig config);
 
-// `inner` fed its float inputs through `rounding` first (what a launch does to them before the
-// kernel sees them); Describe() says so.
+// `inner` fed its float inputs through `rounding(input index, value)` first (what a launch
+// does to them before the kernel sees them); Describe() says so.
 std::unique_ptr<ReferenceOracle> RoundedInputsReference(std::unique_ptr<ReferenceOracle> inner,
-                                                        std::function<float(float)> rounding,
+                                                        std::function<float(size_t, float)> rounding,
                                                         std::string how);
 
 // Runs `oracle` twice on the op's first numeric case and compares the bits: a reference that

@@ -1,0 +1,79 @@
+#include "cannbot/ascendc/launch_dtype.h"
+
+#include <cmath>
+#include <limits>
+
+#include "cannbot/ascendc/precision.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+struct Row {
+  const char* name;
+  const char* ge;
+  uint32_t bits;
+  bool integer;
+  double lowest, highest;  // integers: the range a value saturates to
+};
+
+constexpr double kI64 = 9223372036854775807.0;
+constexpr Row kRows[] = {
+    {"float32", "DT_FLOAT", 32, false, 0, 0},
+    {"float16", "DT_FLOAT16", 16, false, 0, 0},
+    {"bfloat16", "DT_BF16", 16, false, 0, 0},
+    {"int8", "DT_INT8", 8, true, -128, 127},
+    {"uint8", "DT_UINT8", 8, true, 0, 255},
+    {"int16", "DT_INT16", 16, true, -32768, 32767},
+    {"uint16", "DT_UINT16", 16, true, 0, 65535},
+    {"int32", "DT_INT32", 32, true, -2147483648.0, 2147483647.0},
+    {"uint32", "DT_UINT32", 32, true, 0, 4294967295.0},
+    {"int64", "DT_INT64", 64, true, -kI64 - 1, kI64},
+    {"uint64", "DT_UINT64", 64, true, 0, 2 * kI64 + 1},
+    {"bool", "DT_BOOL", 8, true, 0, 1},
+};
+
+const Row* Find(const std::string& dtype) {
+  for (const Row& r : kRows) {
+    if (dtype == r.name) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool IsLaunchable(const std::string& dtype) { return Find(dtype) != nullptr; }
+
+std::string GeDataTypeName(const std::string& dtype) {
+  const Row* r = Find(dtype);
+  return r == nullptr ? "" : r->ge;
+}
+
+bool IsIntegerDtype(const std::string& dtype) {
+  const Row* r = Find(dtype);
+  return r != nullptr && r->integer;
+}
+
+uint32_t DtypeBits(const std::string& dtype) {
+  const Row* r = Find(dtype);
+  return r == nullptr ? 0 : r->bits;
+}
+
+float AsLaunched(const std::string& dtype, float value) {
+  if (dtype == "float16") return QuantizeToHalf(value);
+  if (dtype == "bfloat16") return QuantizeToBf16(value);
+  if (dtype == "bool") return value != 0.0f ? 1.0f : 0.0f;
+  const Row* r = Find(dtype);
+  if (r == nullptr || !r->integer) return value;
+  if (std::isnan(value)) return 0.0f;
+  const double v = std::nearbyint(static_cast<double>(value));
+  return static_cast<float>(v < r->lowest ? r->lowest : v > r->highest ? r->highest : v);
+}
+
+std::string FirstUnlaunchable(const std::vector<std::string>& dtypes) {
+  for (const std::string& d : dtypes) {
+    if (!IsLaunchable(d)) return d;
+  }
+  return "";
+}
+
+}  // namespace cannbot::ascendc
