@@ -154,8 +154,8 @@ class PackageDtypesTest : public ::testing::Test {
                                  "examples/ascendc/packages/add_custom_fast")));
     ascendc::PackageFiles files = example.files;
     const std::pair<std::string, std::string> cuts[] = {
-        {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}", "{ge::DT_INT32, ge::DT_INT16}"},
-        {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND, ge::FORMAT_ND}"}};
+        {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}", "{ge::DT_INT32, ge::DT_INT16}"},
+        {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND, ge::FORMAT_ND}"}};
     for (auto& [path, text] : files) {
       for (const auto& [from, to] : cuts) {
         for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {

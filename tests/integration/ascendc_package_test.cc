@@ -59,8 +59,8 @@ class AscendcPackageTest : public ::testing::Test {
     auto text = ReadFile(host);
     EXPECT_TRUE(text.ok());
     std::string h = *text;
-    const std::string dtypes = "{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}";
-    const std::string formats = "{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}";
+    const std::string dtypes = "{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}";
+    const std::string formats = "{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}";
     for (size_t at; (at = h.find(dtypes)) != std::string::npos;) {
       h.replace(at, dtypes.size(), "{ge::DT_FLOAT}");
     }
@@ -100,7 +100,7 @@ class ExamplePackageTest : public AscendcPackageTest,
 
 // Each example package, fast against slow, in fp16, fp32 and bf16 (the fast kernels widen
 // 16-bit tiles to float where the vector unit or the standard needs it), each judged by the
-// CANN standard of its dtype.
+// CANN standard of its dtype; add in int32 too, judged exactly.
 TEST_P(ExamplePackageTest, TheFastPackageBeatsTheSlowOneInEveryDtypeOfItsOpDef) {
   const auto [op, name] = GetParam();
   const std::string dir = std::string("examples/ascendc/packages/") + name;
@@ -114,7 +114,9 @@ TEST_P(ExamplePackageTest, TheFastPackageBeatsTheSlowOneInEveryDtypeOfItsOpDef) 
   request.seed = 5;
   auto report = ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  ASSERT_EQ(report->runs.size(), 3u);
+  std::vector<std::string> want = {"float16", "float32", "bfloat16"};
+  if (std::string(op) == "add") want.push_back("int32");
+  ASSERT_EQ(report->runs.size(), want.size());
   std::vector<std::string> dtypes;
   for (const PackageRun& run : report->runs) {
     dtypes.push_back(run.combo.dtypes.front().second);
@@ -124,14 +126,15 @@ TEST_P(ExamplePackageTest, TheFastPackageBeatsTheSlowOneInEveryDtypeOfItsOpDef) 
     EXPECT_TRUE(run.verdict->perf->estimated);
     EXPECT_GT(run.verdict->perf->speedup, 10.0) << run.verdict->RenderText();
   }
-  EXPECT_EQ(dtypes, (std::vector<std::string>{"float16", "float32", "bfloat16"}));
+  EXPECT_EQ(dtypes, want);
   EXPECT_TRUE(report->ok());
   EXPECT_NE(report->RenderText().find("every combination that ran passed"), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, ExamplePackageTest,
                          ::testing::Values(std::pair{"add", "add_custom"},
-                                           std::pair{"swish", "swish_custom"}),
+                                           std::pair{"swish", "swish_custom"},
+                                           std::pair{"layernorm", "layernorm_custom"}),
                          [](const auto& info) { return std::string(info.param.first); });
 
 // Packages built on the high-level library, correct in every dtype of their OpDef on every
@@ -166,8 +169,8 @@ INSTANTIATE_TEST_SUITE_P(Examples, HighLevelApiPackageTest,
                          [](const auto& info) { return std::string(std::get<0>(info.param)); });
 
 // A package judged by the op its author specified (a spec with a reference source, as with
-// --ops-dir): the add package is right for vector_add in fp16, fp32 and bf16 (the reference is
-// fed the inputs as each launch rounds them) and wrong for vector_sub, whose sandboxed
+// --ops-dir): the add package is right for vector_add in fp16, fp32, bf16 and int32 (the
+// reference is fed the inputs as each launch converts them) and wrong for vector_sub, whose sandboxed
 // reference says so.
 TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
   ops::Registry registry = cannbot_test::BuiltInOps();
@@ -182,7 +185,7 @@ TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
   request.candidate = *every_dtype;
   auto right = ValidatePackage(validator, registry, request);
   ASSERT_TRUE(right.ok()) << right.status().ToString();
-  EXPECT_EQ(right->runs.size(), 3u);
+  EXPECT_EQ(right->runs.size(), 4u);
   EXPECT_TRUE(right->ok()) << right->RenderText();
   auto package = ascendc::LoadPackage(Variant("fp32", "op_kernel/add_custom.cpp", {}));
   ASSERT_TRUE(package.ok()) << package.status().ToString();

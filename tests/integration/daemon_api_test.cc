@@ -222,9 +222,9 @@ TEST_F(DaemonApiTest, ValidateTakesAnOperatorPackage) {
     ASSERT_TRUE(text.ok()) << name;
     std::string t = *text;
     for (const auto& [from, to] :
-         {std::pair<std::string, std::string>{"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}",
+         {std::pair<std::string, std::string>{"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}",
                                               "{ge::DT_FLOAT}"},
-          {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"}}) {
+          {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"}}) {
       for (size_t at; (at = t.find(from)) != std::string::npos;) t.replace(at, from.size(), to);
     }
     files[name] = t;

@@ -275,7 +275,7 @@ TEST(DiagnoseCliTest, AnAscendcKernelIsDiagnosedFromItsEmulatedLaunch) {
   ASSERT_EQ(fast.exit_code, 0) << fast.output;
   out = ParseDiagnoseJson(fast.output);
   ASSERT_TRUE(out.is_object()) << fast.output;
-  EXPECT_EQ(out["profile"]["kernels"].size(), 3u);  // one per dtype combination
+  EXPECT_EQ(out["profile"]["kernels"].size(), 4u);  // one per dtype combination (int32 too)
   EXPECT_NE(out["diagnosis"]["kernel"].get<std::string>().find("x=float16"), std::string::npos);
   EXPECT_EQ(Findings(out["diagnosis"]).front(), "memory_bound") << fast.output;
 

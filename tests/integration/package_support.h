@@ -17,6 +17,8 @@ inline ascendc::PackageFiles FloatOnlyExamplePackage(const std::string& name) {
   auto package = ascendc::LoadPackage(SourcePath("examples/ascendc/packages/" + name));
   if (!package.ok()) return {};
   const std::pair<std::string, std::string> cuts[] = {
+      {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}", "{ge::DT_FLOAT}"},  // add
+      {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"},
       {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}", "{ge::DT_FLOAT}"},
       {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"}};
   for (auto& [path, text] : package->files) {

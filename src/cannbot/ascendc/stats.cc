@@ -63,7 +63,9 @@ Result<LaunchStats> ParseLine(const std::string& json_text) {
     return Status::Aborted("ascendc stats: unknown version " + std::to_string(version));
   CANNBOT_ASSIGN_OR_RETURN(uint64_t block_dim, Unsigned(j, "block_dim"));
   CANNBOT_ASSIGN_OR_RETURN(uint64_t dtype_bits, Unsigned(j, "dtype_bits"));
-  if (block_dim < 1 || block_dim > 65535 || (dtype_bits != 16 && dtype_bits != 32)) {
+  // 8 and 64: an operator package whose first output is an 8- or 64-bit integer.
+  if (block_dim < 1 || block_dim > 65535 ||
+      (dtype_bits != 8 && dtype_bits != 16 && dtype_bits != 32 && dtype_bits != 64)) {
     return Status::Aborted("ascendc stats: block_dim or dtype_bits out of range");
   }
   s.block_dim = static_cast<uint32_t>(block_dim);
@@ -172,10 +174,23 @@ std::optional<Violation> FindViolation(const std::string& output) {
 CompulsoryTraffic ComputeCompulsoryTraffic(const std::vector<int64_t>& input_elements,
                                            const std::vector<int64_t>& output_elements,
                                            uint32_t dtype_bits) {
+  return ComputeCompulsoryTraffic(
+      input_elements, output_elements,
+      std::vector<uint32_t>(input_elements.size() + output_elements.size(), dtype_bits));
+}
+
+CompulsoryTraffic ComputeCompulsoryTraffic(const std::vector<int64_t>& input_elements,
+                                           const std::vector<int64_t>& output_elements,
+                                           const std::vector<uint32_t>& tensor_bits) {
   CompulsoryTraffic t;
-  const uint64_t width = dtype_bits / 8;
-  for (int64_t n : input_elements) t.input_bytes += static_cast<uint64_t>(n) * width;
-  for (int64_t n : output_elements) t.output_bytes += static_cast<uint64_t>(n) * width;
+  size_t i = 0;
+  auto bytes = [&](int64_t n) {
+    const uint64_t width = i < tensor_bits.size() ? tensor_bits[i] / 8 : 0;
+    ++i;
+    return static_cast<uint64_t>(n) * width;
+  };
+  for (int64_t n : input_elements) t.input_bytes += bytes(n);
+  for (int64_t n : output_elements) t.output_bytes += bytes(n);
   return t;
 }
 

@@ -47,7 +47,9 @@ struct WorkCounters {
 struct LaunchStats {
   int version = 1;
   uint32_t block_dim = 1;
-  uint32_t dtype_bits = 32;  // 32: float tensors, 16: half (or bf16 with `bfloat16`)
+  // 32: float tensors, 16: half (or bf16 with `bfloat16`); an operator package's launch: the
+  // first output's width (8 to 64 for integers; each tensor has its own dtype there).
+  uint32_t dtype_bits = 32;
   bool bfloat16 = false;
   uint64_t input_bytes = 0;  // sizes of the GM tensors as the launcher laid them out
   uint64_t output_bytes = 0;
@@ -88,6 +90,10 @@ struct CompulsoryTraffic {
 CompulsoryTraffic ComputeCompulsoryTraffic(const std::vector<int64_t>& input_elements,
                                            const std::vector<int64_t>& output_elements,
                                            uint32_t dtype_bits);
+// The same with each tensor's own width (`tensor_bits`: inputs then outputs).
+CompulsoryTraffic ComputeCompulsoryTraffic(const std::vector<int64_t>& input_elements,
+                                           const std::vector<int64_t>& output_elements,
+                                           const std::vector<uint32_t>& tensor_bits);
 // Aborted status ("the stats claim 1024 bytes read from global memory, fewer than the 4096
 // bytes of its inputs") when the stats cannot be true.
 Status CheckCompulsoryTraffic(const LaunchStats& stats, const CompulsoryTraffic& minimum);

@@ -1,5 +1,7 @@
 #include "cannbot/target/ascendc_package.h"
 
+#include <algorithm>
+
 #include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/validator/ascendc_package.h"
@@ -31,9 +33,8 @@ Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
   plan.reference_spec = std::make_shared<ops::OpSpec>(op);
   // The launch converts the fp32 inputs to their tensors' dtypes first; a reference source
   // sees them converted too (the built-in references are recomputed that way by the judge).
-  bool converts = false;
-  for (size_t i = 0; i < dtypes_.size(); ++i) converts = converts || dtypes_[i] != "float32";
-  if (converts) {
+  if (std::any_of(dtypes_.begin(), dtypes_.end(),
+                  [](const std::string& d) { return d != "float32"; })) {
     plan.input_rounding = [dtypes = dtypes_](size_t input, float v) {
       return input < dtypes.size() ? ascendc::AsLaunched(dtypes[input], v) : v;
     };
@@ -46,7 +47,9 @@ Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
 }
 
 Result<validator::PerfReport> AscendcPackageTarget::MeasurePerf(const PerfJob& job) const {
-  return ascendc_.MeasurePerf(job);
+  return validator::EstimateAscendcPerf(*job.spec, job.candidate_object, job.baseline_object,
+                                        job.seed, *job.device, job.runner, job.perf, job.work_dir,
+                                        job.reference, dtypes_);
 }
 
 std::string AscendcPackageTarget::DescribeHardware(const HardwareFacts& facts) const {

@@ -284,7 +284,8 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
                                        const ascendc::DeviceProfile& device,
                                        const RunnerConfig& runner_config,
                                        const PerfConfig& config, const std::string& work_dir,
-                                       const ReferenceOracle* reference) {
+                                       const ReferenceOracle* reference,
+                                       const std::vector<std::string>& tensor_dtypes) {
   const ops::Shape& shape = spec.PerfShape();
   PerfReport report;
   report.shape = shape.Describe();
@@ -306,7 +307,10 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     CANNBOT_RETURN_IF_ERROR(runner->Load(role, *objects[role], spec.name, ArgKinds(spec)));
   }
   CANNBOT_RETURN_IF_ERROR(runner->Seal());
-  const AscendcJudge judge;
+  // Operator packages: each tensor in its launched dtype (judged so, counted at its width).
+  const AscendcJudge judge(tensor_dtypes);
+  std::vector<uint32_t> tensor_bits;
+  for (const std::string& dtype : tensor_dtypes) tensor_bits.push_back(ascendc::DtypeBits(dtype));
   std::vector<int64_t> in_elements, out_elements;
   for (const TensorPlace& t : layout.inputs) in_elements.push_back(t.elements);
   for (const TensorPlace& t : layout.outputs) out_elements.push_back(t.elements);
@@ -334,7 +338,9 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     auto stats = ascendc::ParseStats(printed);
     if (!stats.ok()) return fail(Layer::kPerf, "no usable emulation statistics: " + stats.status().message());
     const ascendc::CompulsoryTraffic compulsory =
-        ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, stats->dtype_bits);
+        tensor_bits.empty()
+            ? ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, stats->dtype_bits)
+            : ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, tensor_bits);
     Status honest = ascendc::CheckCompulsoryTraffic(*stats, compulsory);
     if (!honest.ok()) return fail(Layer::kPerf, honest.message());
     estimates[role] = ascendc::Estimate(*stats, device);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cannbot/ascendc/device_profile.h"
 #include "cannbot/ops/op_spec.h"
@@ -85,6 +86,7 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
                                        const ascendc::DeviceProfile& device,
                                        const RunnerConfig& runner, const PerfConfig& config,
                                        const std::string& work_dir,
-                                       const ReferenceOracle* reference = nullptr);
+                                       const ReferenceOracle* reference = nullptr,
+                                       const std::vector<std::string>& tensor_dtypes = {});
 
 }  // namespace cannbot::validator

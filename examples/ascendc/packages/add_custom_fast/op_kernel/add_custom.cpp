@@ -1,9 +1,9 @@
 // AddCustom (z = x + y), kernel side, fast version: every core takes its chunk of the tensor
 // and runs the three-stage pipeline (CopyIn / Compute / CopyOut) over double-buffered tiles,
 // so the copy of one tile overlaps the vector add of the previous one. Compiled once per dtype
-// of the OpDef (DTYPE_X is half, float or bfloat16_t). The vector unit does not add bf16: those
-// tiles are cast to float, added, and cast back (round to nearest even). A tile that is not a
-// whole number of 32-byte blocks moves with DataCopyPad.
+// of the OpDef (DTYPE_X is half, float, bfloat16_t or int32_t). The vector unit does not add
+// bf16: those tiles are cast to float, added, and cast back (round to nearest even). A tile
+// that is not a whole number of 32-byte blocks moves with DataCopyPad.
 #include <type_traits>
 
 #include "kernel_operator.h"
