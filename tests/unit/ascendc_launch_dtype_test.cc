@@ -24,6 +24,17 @@ TEST(LaunchDtypeTest, IntegersRoundToNearestAndSaturate) {
   EXPECT_EQ(AsLaunched("bool", 0.0f), 0.0f);
 }
 
+TEST(LaunchDtypeTest, IntegerResultsWrapAsTwosComplementArithmetic) {
+  EXPECT_EQ(AsIntegerResult("int8", 142.0f), -114.0f);  // 100 + 42 in int8
+  EXPECT_EQ(AsIntegerResult("int8", -200.0f), 56.0f);
+  EXPECT_EQ(AsIntegerResult("uint8", -1.0f), 255.0f);
+  EXPECT_EQ(AsIntegerResult("int16", 32768.0f), -32768.0f);
+  EXPECT_EQ(AsIntegerResult("int32", 41.5f), 42.0f);  // nearest even first
+  EXPECT_EQ(AsIntegerResult("int32", -7.0f), -7.0f);
+  EXPECT_EQ(AsIntegerResult("bool", 3.0f), 1.0f);
+  EXPECT_EQ(AsIntegerResult("float16", 0.1f), AsLaunched("float16", 0.1f));
+}
+
 TEST(LaunchDtypeTest, FloatsKeepTheirOwnRounding) {
   EXPECT_EQ(AsLaunched("float32", 0.1f), 0.1f);
   EXPECT_EQ(AsLaunched("float16", 1e6f), 65504.0f);  // the launch saturates finite values

@@ -69,6 +69,18 @@ float AsLaunched(const std::string& dtype, float value) {
   return static_cast<float>(v < r->lowest ? r->lowest : v > r->highest ? r->highest : v);
 }
 
+float AsIntegerResult(const std::string& dtype, float value) {
+  const Row* r = Find(dtype);
+  if (r == nullptr || !r->integer || r->bits == 64) return AsLaunched(dtype, value);
+  if (dtype == "bool") return value != 0.0f ? 1.0f : 0.0f;
+  if (std::isnan(value)) return 0.0f;
+  const double span = std::ldexp(1.0, static_cast<int>(r->bits));  // 2^bits
+  double v = std::fmod(std::nearbyint(static_cast<double>(value)), span);
+  if (v < r->lowest) v += span;
+  if (v > r->highest) v -= span;
+  return static_cast<float>(v);
+}
+
 std::string FirstUnlaunchable(const std::vector<std::string>& dtypes) {
   for (const std::string& d : dtypes) {
     if (!IsLaunchable(d)) return d;

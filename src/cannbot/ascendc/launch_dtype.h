@@ -28,6 +28,11 @@ bool IsIntegerDtype(const std::string& dtype);
 uint32_t DtypeBits(const std::string& dtype);
 // One fp32 value as the launch stores it in a tensor of `dtype`, read back as fp32.
 float AsLaunched(const std::string& dtype, float value);
+// What an integer output of `dtype` holds for the reference's fp32 `value`: the nearest
+// integer, wrapped to the type's width as two's complement arithmetic wraps (C++, NumPy and
+// PyTorch integer ops; kernels that widen int8 to add emulate exactly that). bool: value != 0.
+// Other dtypes: AsLaunched.
+float AsIntegerResult(const std::string& dtype, float value);
 // The first dtype in `dtypes` the emulation does not launch; "" when all are launchable.
 std::string FirstUnlaunchable(const std::vector<std::string>& dtypes);
 

@@ -234,8 +234,8 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
   const ops::Tensor& got_f32 =
       got_tensor.dtype() == ops::DType::kF32 ? got_tensor : ops::Tensor::FromFloats(got);
   if (ascendc::IsIntegerDtype(out_dtype)) {
-    // An integer output holds the reference's value as the launch would store it, exactly.
-    for (float& v : expected) v = ascendc::AsLaunched(out_dtype, v);
+    // An integer output holds the reference's value as integer arithmetic wraps it, exactly.
+    for (float& v : expected) v = ascendc::AsIntegerResult(out_dtype, v);
     *summary = CompareOutputs(ops::Tensor::FromFloats(expected), got_f32, ops::Tolerance::Exact());
     if (summary->ok()) return "";
     return "differs from the reference on output " + outputs[output_index]->name + " (" +
