@@ -48,31 +48,57 @@ inline void IntegerBinary(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
 }  // namespace cannbot_detail
 
 // ---- shifts ----
-#define CANNBOT_ASCENDC_SHIFT(Name, op)                                                          \
+namespace cannbot_detail {
+// Shift counts of the element's width or more shift every bit out: 0, or the sign for an
+// arithmetic right shift (the cann-ops int32 Abs takes a value's sign mask with ShiftRight by
+// 32). Negative counts are refused.
+inline void CheckShift(int64_t s, const char* api) {
+  if (s < 0) cannbot_ascendc::Violation("bad-argument", "%s by a negative count (%lld)", api,
+                                        static_cast<long long>(s));
+}
+template <typename T>
+inline T ShiftedLeft(T v, int64_t s) {
+  using U = typename std::make_unsigned<T>::type;
+  if (s >= static_cast<int64_t>(sizeof(T) * 8)) return 0;
+  return static_cast<T>(static_cast<U>(static_cast<U>(v) << s));
+}
+template <typename T>
+inline T ShiftedRight(T v, int64_t s) {
+  if (s >= static_cast<int64_t>(sizeof(T) * 8)) {
+    if constexpr (std::is_signed<T>::value) return v < 0 ? static_cast<T>(-1) : T(0);
+    return T(0);
+  }
+  return static_cast<T>(v >> s);
+}
+}  // namespace cannbot_detail
+
+#define CANNBOT_ASCENDC_SHIFT(Name, Shifted)                                                     \
   template <typename T, bool isSetMask = true>                                                   \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                         \
                    const typename cannbot_detail::NonDeduced<T>::type& scalarValue,              \
                    const int32_t& count) {                                                       \
     cannbot_detail::CheckCount(count, #Name);                                                    \
-    const T s = scalarValue;                                                                     \
+    const int64_t s = static_cast<int64_t>(scalarValue);                                         \
+    cannbot_detail::CheckShift(s, #Name);                                                        \
     cannbot_detail::IntegerLanes(dst, src,                                                       \
                                  cannbot_detail::CountPlan(count, cannbot_detail::kLanes<T>),    \
-                                 {}, {}, #Name, [s](T v) { return static_cast<T>(v op s); });    \
+                                 {}, {}, #Name, [s](T v) { return cannbot_detail::Shifted(v, s); }); \
   }                                                                                              \
   template <typename T, bool isSetMask = true, typename MaskType>                                \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                         \
                    const typename cannbot_detail::NonDeduced<T>::type& scalarValue,              \
                    MaskType mask, const uint8_t repeatTimes, const UnaryRepeatParams& rp) {      \
-    const T s = scalarValue;                                                                     \
+    const int64_t s = static_cast<int64_t>(scalarValue);                                         \
+    cannbot_detail::CheckShift(s, #Name);                                                        \
     const auto plan = cannbot_detail::MaskPlan<isSetMask>(cannbot_detail::MaskArg(mask),          \
                                                           repeatTimes,                           \
                                                           cannbot_detail::kLanes<T>, #Name);     \
     cannbot_detail::IntegerLanes(dst, src, plan, {rp.dstBlkStride, rp.dstRepStride},             \
                                  {rp.srcBlkStride, rp.srcRepStride}, #Name,                      \
-                                 [s](T v) { return static_cast<T>(v op s); });                   \
+                                 [s](T v) { return cannbot_detail::Shifted(v, s); });            \
   }
-CANNBOT_ASCENDC_SHIFT(ShiftLeft, <<)
-CANNBOT_ASCENDC_SHIFT(ShiftRight, >>)
+CANNBOT_ASCENDC_SHIFT(ShiftLeft, ShiftedLeft)
+CANNBOT_ASCENDC_SHIFT(ShiftRight, ShiftedRight)
 #undef CANNBOT_ASCENDC_SHIFT
 
 // ---- bitwise ----

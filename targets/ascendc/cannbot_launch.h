@@ -73,15 +73,19 @@ inline uint32_t ElemBytes(Elem e) {
 
 namespace launch_detail {
 
-// v rounded to the nearest integer and saturated to [lo, hi]; NaN is 0.
+// v rounded to the nearest integer and saturated to the type's range, whose top is taken as
+// the largest float not above the type's maximum (INT32_MAX itself is no float: the reference,
+// which computes in fp32, must see exactly the number the kernel does); NaN is 0.
 template <typename I>
 inline I SaturatedInteger(float v) {
   const double lo = static_cast<double>(std::numeric_limits<I>::lowest());
-  const double hi = static_cast<double>(std::numeric_limits<I>::max());
+  constexpr int kDigits = std::numeric_limits<I>::digits;  // value bits
+  const float top = kDigits <= 24 ? static_cast<float>(std::numeric_limits<I>::max())
+                                  : std::nextafter(std::ldexp(1.0f, kDigits), 0.0f);
   if (std::isnan(v)) return 0;
   const double r = std::nearbyint(static_cast<double>(v));
   return r <= lo ? std::numeric_limits<I>::lowest()
-                 : r >= hi ? std::numeric_limits<I>::max() : static_cast<I>(r);
+                 : r >= static_cast<double>(top) ? static_cast<I>(top) : static_cast<I>(r);
 }
 
 template <typename E>

@@ -14,6 +14,7 @@
 #include "cannbot/ascendc/package.h"
 #include "cannbot/engine/package_validation.h"
 #include "cannbot/util/fs.h"
+#include "integration/package_support.h"
 #include "integration/test_support.h"
 
 namespace cannbot::engine {
@@ -146,30 +147,15 @@ class PackageDtypesTest : public ::testing::Test {
   }
 
   // The add example with its OpDef's dtype lists replaced by int32 and int16, and `edits`
-  // ({old, new}, each present) applied to its kernel.
-  static Result<ascendc::Package> IntegerAdd(
-      const std::vector<std::pair<std::string, std::string>>& edits) {
-    CANNBOT_ASSIGN_OR_RETURN(ascendc::Package example,
-                             ascendc::LoadPackage(testing::SourcePath(
-                                 "examples/ascendc/packages/add_custom_fast")));
-    ascendc::PackageFiles files = example.files;
-    const std::pair<std::string, std::string> cuts[] = {
-        {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}", "{ge::DT_INT32, ge::DT_INT16}"},
-        {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND, ge::FORMAT_ND}"}};
-    for (auto& [path, text] : files) {
-      for (const auto& [from, to] : cuts) {
-        for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
-          text.replace(at, from.size(), to);
-        }
-      }
-      if (path.rfind("op_kernel/", 0) != 0) continue;
-      for (const auto& [from, to] : edits) {
-        const size_t at = text.find(from);
-        if (at == std::string::npos) return Status::InvalidArgument("no " + from + " in " + path);
-        text.replace(at, from.size(), to);
-      }
-    }
-    return ascendc::PackageFromFiles("integer add", std::move(files));
+  // applied.
+  static Result<ascendc::Package> IntegerAdd(testing::TextEdits edits) {
+    edits.insert(edits.begin(),
+                 {{"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}",
+                   "{ge::DT_INT32, ge::DT_INT16}"},
+                  {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}",
+                   "{ge::FORMAT_ND, ge::FORMAT_ND}"}});
+    return ascendc::PackageFromFiles("integer add",
+                                     testing::EditedExamplePackage("add_custom_fast", edits));
   }
 
   std::unique_ptr<store::Store> store_;

@@ -181,6 +181,21 @@ static void Integers(GM_ADDR x, GM_ADDR y) {
   LocalTensor<uint32_t> u = a.ReinterpretCast<uint32_t>(), v = b.ReinterpretCast<uint32_t>();
   ShiftRight(v, u, 28u, 16, 1, UnaryRepeatParams());
   CHECK(v.GetValue(0) == 0xFu);
+  // A count of the full width shifts every bit out: the sign mask (arithmetic), or 0.
+  ShiftRight(b, a, 32, 64);
+  CHECK(b.GetValue(0) == -1 && b.GetValue(31) == -1 && b.GetValue(32) == 0 && b.GetValue(63) == 0);
+  ShiftLeft(b, a, 40, 64);
+  CHECK(b.GetValue(0) == 0 && b.GetValue(63) == 0);
+  ShiftRight(v, u, 32u, 64);
+  CHECK(v.GetValue(0) == 0u);
+  // Integer vector math: exact, wrapping as two's complement does.
+  Duplicate(b, 2147483647, 64);
+  Adds(b, b, 1, 64);
+  CHECK(b.GetValue(0) == -2147483647 - 1);
+  Mul(b, a, a, 64);
+  CHECK(b.GetValue(0) == 1024 && b.GetValue(63) == 961);
+  Maxs(b, a, 3, 64);
+  CHECK(b.GetValue(0) == 3 && b.GetValue(63) == 31);
   Not(b, a, 64);
   CHECK(b.GetValue(32) == -1);
   And(b, a, a, 64); CHECK(b.GetValue(5) == -27);

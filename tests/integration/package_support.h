@@ -5,30 +5,38 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cannbot/ascendc/package.h"
 #include "integration/test_support.h"
 
 namespace cannbot::testing {
 
-// examples/ascendc/packages/NAME with its OpDef's dtype lists cut to {DT_FLOAT}; empty files
-// when the package cannot be read (the caller's ASSERT says so).
-inline ascendc::PackageFiles FloatOnlyExamplePackage(const std::string& name) {
+using TextEdits = std::vector<std::pair<std::string, std::string>>;  // {from, to}
+
+// examples/ascendc/packages/NAME with every occurrence of each `from` in its files replaced,
+// in order; empty files when the package cannot be read (the caller's ASSERT says so).
+inline ascendc::PackageFiles EditedExamplePackage(const std::string& name, const TextEdits& edits) {
   auto package = ascendc::LoadPackage(SourcePath("examples/ascendc/packages/" + name));
   if (!package.ok()) return {};
-  const std::pair<std::string, std::string> cuts[] = {
-      {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}", "{ge::DT_FLOAT}"},  // add
-      {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"},
-      {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}", "{ge::DT_FLOAT}"},
-      {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"}};
   for (auto& [path, text] : package->files) {
-    for (const auto& [from, to] : cuts) {
-      for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+    for (const auto& [from, to] : edits) {
+      for (size_t at = text.find(from); at != std::string::npos;
+           at = text.find(from, at + to.size())) {
         text.replace(at, from.size(), to);
       }
     }
   }
   return package->files;
+}
+
+// examples/ascendc/packages/NAME with its OpDef's dtype lists cut to {DT_FLOAT}.
+inline ascendc::PackageFiles FloatOnlyExamplePackage(const std::string& name) {
+  return EditedExamplePackage(
+      name, {{"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}", "{ge::DT_FLOAT}"},  // add
+             {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"},
+             {"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16}", "{ge::DT_FLOAT}"},
+             {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}", "{ge::FORMAT_ND}"}});
 }
 
 // The model's answer that replaces the op_kernel/ files with those of `files`.

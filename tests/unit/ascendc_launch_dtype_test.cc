@@ -19,6 +19,10 @@ TEST(LaunchDtypeTest, IntegersRoundToNearestAndSaturate) {
   EXPECT_EQ(AsLaunched("int8", -300.0f), -128.0f);
   EXPECT_EQ(AsLaunched("uint8", -5.0f), 0.0f);
   EXPECT_EQ(AsLaunched("uint16", 70000.0f), 65535.0f);
+  // INT32_MAX is no float: the top is the largest float below it, which the kernel holds too.
+  EXPECT_EQ(AsLaunched("int32", 1e30f), 2147483520.0f);
+  EXPECT_EQ(AsLaunched("int32", -1e30f), -2147483648.0f);
+  EXPECT_EQ(AsLaunched("uint64", 1e30f), 18446742974197923840.0f);
   EXPECT_EQ(AsLaunched("int16", std::numeric_limits<float>::quiet_NaN()), 0.0f);
   EXPECT_EQ(AsLaunched("bool", -0.25f), 1.0f);
   EXPECT_EQ(AsLaunched("bool", 0.0f), 0.0f);
@@ -29,6 +33,8 @@ TEST(LaunchDtypeTest, IntegerResultsWrapAsTwosComplementArithmetic) {
   EXPECT_EQ(AsIntegerResult("int8", -200.0f), 56.0f);
   EXPECT_EQ(AsIntegerResult("uint8", -1.0f), 255.0f);
   EXPECT_EQ(AsIntegerResult("int16", 32768.0f), -32768.0f);
+  EXPECT_EQ(AsIntegerResult("int64", 9223372036854775808.0f), -9223372036854775808.0f);
+  EXPECT_EQ(AsIntegerResult("uint32", -1.0f), 4294967296.0f);  // 2^32 - 1, as fp32
   EXPECT_EQ(AsIntegerResult("int32", 41.5f), 42.0f);  // nearest even first
   EXPECT_EQ(AsIntegerResult("int32", -7.0f), -7.0f);
   EXPECT_EQ(AsIntegerResult("bool", 3.0f), 1.0f);

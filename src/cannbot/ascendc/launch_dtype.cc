@@ -65,19 +65,29 @@ float AsLaunched(const std::string& dtype, float value) {
   const Row* r = Find(dtype);
   if (r == nullptr || !r->integer) return value;
   if (std::isnan(value)) return 0.0f;
+  // The top is the largest float not above the type's maximum, as the launch saturates.
+  const int digits = static_cast<int>(r->bits) - (r->lowest < 0 ? 1 : 0);
+  const float top = digits <= 24 ? static_cast<float>(r->highest)
+                                 : std::nextafter(std::ldexp(1.0f, digits), 0.0f);
   const double v = std::nearbyint(static_cast<double>(value));
-  return static_cast<float>(v < r->lowest ? r->lowest : v > r->highest ? r->highest : v);
+  return v < r->lowest ? static_cast<float>(r->lowest)
+                       : v > static_cast<double>(top) ? top : static_cast<float>(v);
 }
 
 float AsIntegerResult(const std::string& dtype, float value) {
   const Row* r = Find(dtype);
-  if (r == nullptr || !r->integer || r->bits == 64) return AsLaunched(dtype, value);
+  if (r == nullptr || !r->integer) return AsLaunched(dtype, value);
   if (dtype == "bool") return value != 0.0f ? 1.0f : 0.0f;
-  if (std::isnan(value)) return 0.0f;
+  if (std::isnan(value) || std::isinf(value)) return 0.0f;
+  // Powers of two and integral floats: every step below is exact in double.
   const double span = std::ldexp(1.0, static_cast<int>(r->bits));  // 2^bits
-  double v = std::fmod(std::nearbyint(static_cast<double>(value)), span);
-  if (v < r->lowest) v += span;
-  if (v > r->highest) v -= span;
+  double v = std::fmod(std::nearbyint(static_cast<double>(value)), span);  // (-span, span)
+  if (r->lowest < 0) {
+    if (v >= span / 2) v -= span;
+    if (v < -span / 2) v += span;
+  } else if (v < 0) {
+    v += span;
+  }
   return static_cast<float>(v);
 }
 
