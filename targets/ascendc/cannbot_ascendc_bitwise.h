@@ -82,7 +82,8 @@ inline T ShiftedRight(T v, int64_t s) {
     cannbot_detail::CheckShift(s, #Name);                                                        \
     cannbot_detail::IntegerLanes(dst, src,                                                       \
                                  cannbot_detail::CountPlan(count, cannbot_detail::kLanes<T>),    \
-                                 {}, {}, #Name, [s](T v) { return cannbot_detail::Shifted(v, s); }); \
+                                 {}, {}, #Name,                                                  \
+                                 [s](T v) { return cannbot_detail::Shifted(v, s); });            \
   }                                                                                              \
   template <typename T, bool isSetMask = true, typename MaskType>                                \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                         \

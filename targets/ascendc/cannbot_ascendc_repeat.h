@@ -289,7 +289,7 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
 }  // namespace cannbot_detail
 
 // ---- mask/repeat forms of the elementwise instructions (lists in cannbot_ascendc_vector.h) ----
-#define CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, integers, expr, MaskType)                       \
+#define CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, integers, expr, MaskType)              \
   template <typename T, bool isSetMask = true>                                                  \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                       \
                    const LocalTensor<T>& src1, MaskType mask, const uint8_t repeatTimes,        \
@@ -304,7 +304,7 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
   CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, integers, expr, uint64_t) \
   CANNBOT_ASCENDC_BINARY_REPEAT_FORM(Name, complex, integers, expr, const uint64_t*)
 
-#define CANNBOT_ASCENDC_UNARY_MAP(Name, complex, integers, lambda, MaskType)                              \
+#define CANNBOT_ASCENDC_UNARY_MAP(Name, complex, integers, lambda, MaskType)                     \
   const auto plan = cannbot_detail::MaskPlan<isSetMask>(cannbot_detail::MaskArg(mask),           \
                                                         repeatTimes, cannbot_detail::kLanes<T>, \
                                                         #Name);                                 \
@@ -312,7 +312,7 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
   cannbot_detail::MapLanes(dst, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, src,    \
                            {repeatParams.srcBlkStride, repeatParams.srcRepStride}, plan, #Name, \
                            complex, lambda);
-#define CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, integers, expr, MaskType)                        \
+#define CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, integers, expr, MaskType)               \
   template <typename T, bool isSetMask = true>                                                  \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, MaskType mask,         \
                    const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {          \
@@ -328,7 +328,7 @@ constexpr uint32_t kLanes = cannbot_ascendc::kRepeatBytes / sizeof(T);
   CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, integers, expr, uint64_t) \
   CANNBOT_ASCENDC_UNARY_REPEAT_FORM(Name, complex, integers, expr, const uint64_t*)
 
-#define CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, integers, expr, MaskType)                                \
+#define CANNBOT_ASCENDC_SCALAR_REPEAT_FORM(Name, integers, expr, MaskType)                       \
   template <typename T, bool isSetMask = true>                                                  \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                    const typename cannbot_detail::NonDeduced<T>::type& scalar, MaskType mask,   \

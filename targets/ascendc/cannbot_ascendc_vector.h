@@ -85,7 +85,8 @@ inline void RequireVectorFloat(const char* api) {
   }
 }
 // The same for an instruction that also takes 16- and 32-bit integers when `integers` (Add,
-// Sub, Mul, Max, Min, their scalar forms and Relu, as the Atlas A2 documentation lists them).
+// Sub, Mul, Max, Min, their scalar forms and Relu; docs/ascendc.md says where the device's
+// list is narrower).
 template <typename T>
 inline void RequireVectorMath(const char* api, bool integers) {
   if constexpr (kVectorInteger<T>) {
@@ -272,11 +273,11 @@ inline float RoundFloat(float f, RoundMode mode) {
 // Compute<T> (`a`, `b`: the sources; `s`: the scalar, already converted to T; a unary one may
 // use the element itself, `v`, instead of `a`). The count forms below and the mask/repeat
 // forms (cannbot_ascendc_repeat.h) are generated from these lists: a new instruction is one line.
-#define CANNBOT_ASCENDC_BINARY_OPS(X) \
-  X(Add, false, true, a + b)          \
-  X(Sub, false, true, a - b)          \
-  X(Mul, false, true, a * b)          \
-  X(Div, true, false, a / b)          \
+#define CANNBOT_ASCENDC_BINARY_OPS(X)  \
+  X(Add, false, true, a + b)           \
+  X(Sub, false, true, a - b)           \
+  X(Mul, false, true, a * b)           \
+  X(Div, true, false, a / b)           \
   X(Max, false, true, std::fmax(a, b)) \
   X(Min, false, true, std::fmin(a, b))
 #define CANNBOT_ASCENDC_SCALAR_OPS(X) \

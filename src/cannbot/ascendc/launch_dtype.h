@@ -29,7 +29,7 @@ uint32_t DtypeBits(const std::string& dtype);
 // One fp32 value as the launch stores it in a tensor of `dtype`, read back as fp32.
 float AsLaunched(const std::string& dtype, float value);
 // What an integer output of `dtype` holds for the reference's fp32 `value`: the nearest
-// integer, wrapped to the type's width as two's complement arithmetic wraps (C++, NumPy and
+// integer, wrapped to the type's width as two's complement hardware wraps (so do NumPy and
 // PyTorch integer ops; kernels that widen int8 to add emulate exactly that). bool: value != 0.
 // Other dtypes: AsLaunched.
 float AsIntegerResult(const std::string& dtype, float value);
