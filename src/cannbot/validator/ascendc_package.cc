@@ -200,6 +200,11 @@ Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op,
   build.plain_source = "#include \"kernel_operator.h\"\n#include \"cannbot_host_api.h\"\n"
                        "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
                        "extern \"C\" void cannbot_plain_entry(" + params + ") {}\n";
+  // The yardstick's launch takes float32 tensors whatever this launch's dtypes: those change
+  // template arguments only, never what runs at load.
+  build.plain_wrapper = Wrapper(op, target.spec,
+                                std::vector<std::string>(dtypes.size(),
+                                                         ascendc::GeDataTypeName("float32")));
   build.runtime_symbol_markers = {"cannbot_ascendc", "cannbot_detail", "cannbot_package",
                                   "cannbot_host", "ops6OpDef", "gert", "platform_ascendc"};
   build.undeclared_names_note = kAscendcUndeclaredNote;

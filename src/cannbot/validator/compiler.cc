@@ -305,15 +305,31 @@ Result<std::string> Compiler::InspectObject(const ops::OpSpec& op, const TargetB
   auto candidate = InspectSharedObject(bytes);
   if (!candidate.ok()) return "the compiler produced an unreadable object: " +
                               candidate.status().message();
+  CANNBOT_ASSIGN_OR_RETURN(ObjectFacts plain_facts, YardstickFacts(op, target));
+  return CheckObjectFacts(*candidate, plain_facts, target.runtime_symbol_markers);
+}
+
+Result<ObjectFacts> Compiler::YardstickFacts(const ops::OpSpec& op, const TargetBuild& target) {
   // A kernel known to run nothing at load, built the same way, shows what the toolchain (and
   // the target's own headers) add.
+  TargetBuild yardstick = target;
+  if (!target.plain_wrapper.empty()) yardstick.wrapper = target.plain_wrapper;
+  const std::string key = CacheKey(yardstick, yardstick.plain_source, {});
+  {
+    std::lock_guard<std::mutex> lock(yardstick_mu_);
+    auto found = yardsticks_.find(key);
+    if (found != yardsticks_.end()) return found->second;
+  }
   std::string plain_bytes;
-  CANNBOT_ASSIGN_OR_RETURN(CompileResult plain, BuildCached(target, target.plain_source, {}, &plain_bytes));
+  CANNBOT_ASSIGN_OR_RETURN(CompileResult plain,
+                           BuildCached(yardstick, yardstick.plain_source, {}, &plain_bytes));
   if (!plain.ok) {
     return Status::Internal("the plain kernel of " + op.name + " does not build: " + plain.reason);
   }
-  CANNBOT_ASSIGN_OR_RETURN(ObjectFacts plain_facts, InspectSharedObject(plain_bytes));
-  return CheckObjectFacts(*candidate, plain_facts, target.runtime_symbol_markers);
+  CANNBOT_ASSIGN_OR_RETURN(ObjectFacts facts, InspectSharedObject(plain_bytes));
+  std::lock_guard<std::mutex> lock(yardstick_mu_);
+  yardsticks_.emplace(key, facts);
+  return facts;
 }
 
 Result<CompileResult> Compiler::Compile(const ops::OpSpec& op, const std::string& source,

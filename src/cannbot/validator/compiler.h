@@ -18,6 +18,8 @@
 #pragma once
 
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "cannbot/store/store.h"
 #include "cannbot/util/status.h"
 #include "cannbot/util/subprocess.h"
+#include "cannbot/validator/object_inspector.h"
 
 namespace cannbot::validator {
 
@@ -67,6 +70,10 @@ struct TargetBuild {
   std::string contract;                         // the signatures, for reasons
   // A kernel of this target that certainly runs no code at load: the object check's yardstick.
   std::string plain_source;
+  // The wrapper the yardstick is built with ("" = `wrapper`). A target whose wrapper differs
+  // per launch only in template arguments (an operator package's dtypes) gives one fixed text,
+  // so the yardstick is built once per op rather than once per launch.
+  std::string plain_wrapper;
   // Symbols containing one of these belong to the target's own runtime headers (template
   // instantiations the kernel pulls in) and are not the kernel claiming a reserved name.
   std::vector<std::string> runtime_symbol_markers;
@@ -141,9 +148,15 @@ class Compiler {
   // "" when the built object is clean, else why not (object_inspector.h).
   Result<std::string> InspectObject(const ops::OpSpec& op, const TargetBuild& target,
                                     const std::string& bytes);
+  // The facts of the target's plain kernel, built once per process (and cached in the store).
+  Result<ObjectFacts> YardstickFacts(const ops::OpSpec& op, const TargetBuild& target);
 
   CompilerConfig config_;
   store::Store* cache_;
+  // The yardsticks' facts by cache key: every candidate of a target is inspected against the
+  // same one, and the store's cache may be off or absent.
+  std::mutex yardstick_mu_;
+  std::map<std::string, ObjectFacts> yardsticks_;  // guarded by yardstick_mu_
   std::string compiler_path_;      // config_.compiler, absolute when found in PATH
   std::string compiler_identity_;  // compiler binary (path, size, mtime) and machine id
 };
