@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cannbot/engine/engine.h"
+#include "cannbot/ascendc/sample.h"
 #include "cannbot/engine/package_validation.h"
 #include "cannbot/engine/providers.h"
 #include "cannbot/store/store.h"
@@ -67,6 +68,25 @@ Result<validator::ValidatorConfig> MakeConfig(const ValidateFlags& flags, std::s
   return config;
 }
 
+// Runs `produce(validator)` and prints the package or sample report it returns.
+template <typename Produce>
+int PrintReport(const ValidateFlags& flags, const ops::Registry& registry, Produce&& produce) {
+  std::string db;
+  auto config = MakeConfig(flags, &db);
+  if (!config.ok()) return ReportError(config.status(), flags.json);
+  auto store = store::Store::Open(db);
+  if (!store.ok()) return ReportError(store.status(), flags.json);
+  validator::Validator validator(*config, store->get(), registry);
+  Result<engine::PackageReport> report = produce(validator);
+  if (!report.ok()) return ReportError(report.status(), flags.json);
+  if (flags.json) {
+    std::printf("%s\n", report->ToJson().dump(2).c_str());
+  } else {
+    std::printf("%s", report->RenderText().c_str());
+  }
+  return report->ok() ? kExitOk : kExitRejected;
+}
+
 // --package: every dtype combination of an operator package's OpDef.
 int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
   if (flags.target_name != "ascendc") {
@@ -79,12 +99,6 @@ int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
                                                "of a package is --baseline-package"),
                        flags.json);
   }
-  std::string db;
-  auto config = MakeConfig(flags, &db);
-  if (!config.ok()) return ReportError(config.status(), flags.json);
-  auto store = store::Store::Open(db);
-  if (!store.ok()) return ReportError(store.status(), flags.json);
-  validator::Validator validator(*config, store->get(), registry);
   engine::PackageRequest request;
   request.op = flags.op;
   auto candidate = ascendc::LoadPackage(flags.package);
@@ -96,14 +110,28 @@ int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
     request.baseline = std::move(baseline).value();
   }
   if (flags.seed_given) request.seed = flags.seed;
-  auto report = engine::ValidatePackage(validator, registry, request);
-  if (!report.ok()) return ReportError(report.status(), flags.json);
-  if (flags.json) {
-    std::printf("%s\n", report->ToJson().dump(2).c_str());
-  } else {
-    std::printf("%s", report->RenderText().c_str());
+  return PrintReport(flags, registry, [&](validator::Validator& validator) {
+    return engine::ValidatePackage(validator, registry, request);
+  });
+}
+
+// --candidate DIR (--target ascendc): a sample-style kernel with its host main.cpp.
+int RunSample(const ValidateFlags& flags, const ops::Registry& registry) {
+  engine::SampleRequest request;
+  request.op = flags.op;
+  auto candidate = ascendc::LoadSample(flags.candidate);
+  if (!candidate.ok()) return ReportError(candidate.status(), flags.json);
+  request.candidate = std::move(candidate).value();
+  if (!flags.baseline.empty()) {
+    auto baseline = ascendc::LoadSample(flags.baseline);
+    if (!baseline.ok()) return ReportError(baseline.status(), flags.json);
+    request.baseline = std::move(baseline).value();
   }
-  return report->ok() ? kExitOk : kExitRejected;
+  if (flags.seed_given) request.seed = flags.seed;
+  if (flags.min_speedup > 0) request.min_speedup = flags.min_speedup;
+  return PrintReport(flags, registry, [&](validator::Validator& validator) {
+    return engine::ValidateSample(validator, registry, request);
+  });
 }
 
 int Run(const ValidateFlags& flags, const ops::Registry& registry) {
@@ -120,6 +148,9 @@ int Run(const ValidateFlags& flags, const ops::Registry& registry) {
     return ReportError(Status::InvalidArgument("give the kernel to validate: --candidate FILE "
                                                "(or --package DIR with --target ascendc)"),
                        flags.json);
+  }
+  if (flags.target_name == "ascendc" && ascendc::LooksLikeSample(flags.candidate)) {
+    return RunSample(flags, registry);
   }
   validator::ValidationRequest request;
   request.op = flags.op;
@@ -158,7 +189,9 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
       "validate", "Compile, check and time a candidate kernel against a baseline");
   cmd->add_option("--op", flags->op, "Built-in op the kernel implements (see `cannbot ops`)")
       ->required();
-  cmd->add_option("--candidate", flags->candidate, "Candidate kernel source (C++)");
+  cmd->add_option("--candidate", flags->candidate,
+                  "Candidate kernel source (C++), or with --target ascendc a sample's directory "
+                  "(kernel file + host main.cpp launching it with ICPU_RUN_KF)");
   cmd->add_option("--package", flags->package,
                   "An Ascend C operator package (op_host/ + op_kernel/) instead of --candidate; "
                   "every dtype combination of its OpDef is validated (--target ascendc)");

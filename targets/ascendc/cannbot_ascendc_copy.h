@@ -116,7 +116,8 @@ inline void GmToUb(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const 
   cannbot_ascendc::Slot& s = CheckLocalBasic(dst, (ub_end + sizeof(T) - 1) / sizeof(T), api);
   const uint64_t gm_span = c.count == 0 ? 0 : (c.count - 1) * c.gm_pitch + c.block_bytes;
   const uint8_t* from =
-      R().TranslateGm(src.cb_addr_, gm_span, /*write=*/false, static_cast<int>(sizeof(T) * 8), api);
+      R().TranslateGm(src.cb_addr_, gm_span, /*write=*/false, static_cast<int>(sizeof(T) * 8), api,
+                      cannbot_ascendc::DtypeName<T>());
   uint8_t* to = reinterpret_cast<uint8_t*>(dst.cb_data_);
   for (uint32_t b = 0; b < c.count; ++b) {
     uint8_t* block = to + b * c.ub_pitch;
@@ -153,7 +154,8 @@ inline void UbToGm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const 
   }
   const uint64_t gm_span = c.count == 0 ? 0 : (c.count - 1) * c.gm_pitch + c.block_bytes;
   uint8_t* to =
-      R().TranslateGm(dst.cb_addr_, gm_span, /*write=*/true, static_cast<int>(sizeof(T) * 8), api);
+      R().TranslateGm(dst.cb_addr_, gm_span, /*write=*/true, static_cast<int>(sizeof(T) * 8), api,
+                      cannbot_ascendc::DtypeName<T>());
   const uint8_t* from = reinterpret_cast<const uint8_t*>(src.cb_data_);
   for (uint32_t b = 0; b < c.count; ++b) {
     std::memcpy(to + b * c.gm_pitch, from + b * c.ub_pitch, c.block_bytes);

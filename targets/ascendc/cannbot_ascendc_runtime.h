@@ -136,7 +136,24 @@ struct GmRegion {
   int dtype_bits = 0;  // 0: any element type (the tiling block)
   const char* kind = "";
   int index = 0;
+  // A sample's discovery run (cannbot_sample.h): print the element type of the first copy that
+  // touches this region, once, as `cannbot-sample-type: <index> <dtype>`.
+  bool report_type = false;
 };
+
+// The dtype names of ascendc/launch_dtype.h for the element types a GlobalTensor may have.
+template <typename T> inline const char* DtypeName() { return "unknown"; }
+template <> inline const char* DtypeName<float>() { return "float32"; }
+template <> inline const char* DtypeName<_Float16>() { return "float16"; }
+template <> inline const char* DtypeName<bfloat16_t>() { return "bfloat16"; }
+template <> inline const char* DtypeName<int8_t>() { return "int8"; }
+template <> inline const char* DtypeName<uint8_t>() { return "uint8"; }
+template <> inline const char* DtypeName<int16_t>() { return "int16"; }
+template <> inline const char* DtypeName<uint16_t>() { return "uint16"; }
+template <> inline const char* DtypeName<int32_t>() { return "int32"; }
+template <> inline const char* DtypeName<uint32_t>() { return "uint32"; }
+template <> inline const char* DtypeName<int64_t>() { return "int64"; }
+template <> inline const char* DtypeName<uint64_t>() { return "uint64"; }
 
 // The vector mask register (SetVectorMask, SetMaskCount/SetMaskNorm, ResetMask): in normal mode
 // bit j of {low, high} lets lane j of every repeat take part; in counter mode `low` is the number
@@ -357,10 +374,15 @@ class Runtime {
   // Translates a kernel-visible GM address to storage after checking bounds, direction and
   // element type. `write`: UB->GM. Returns where the bytes live.
   uint8_t* TranslateGm(const void* address, uint64_t bytes, bool write, int elem_bits,
-                       const char* api) {
+                       const char* api, const char* dtype = "unknown") {
     const uint8_t* p = static_cast<const uint8_t*>(address);
-    for (const GmRegion& r : regions_) {
+    for (GmRegion& r : regions_) {
       if (p < r.view || p >= r.view + r.bytes) continue;
+      if (r.report_type) {
+        std::printf("cannbot-sample-type: %d %s\n", r.index, dtype);
+        std::fflush(stdout);
+        r.report_type = false;
+      }
       const uint64_t offset = static_cast<uint64_t>(p - r.view);
       // A copy may run to the end of the 32-byte block holding the tensor's last byte: device
       // allocations are block-aligned and padded, so whole-block copies of a tail touch only

@@ -39,6 +39,8 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -192,6 +194,10 @@ struct LaunchExtras {
   bool bfloat16 = false;
   // Each tensor's element type, inputs first; kDefault: by dtype_bits and bfloat16.
   Elem types[kMaxTensors] = {};
+  // A sample's other GM arguments (its tiling or workspace buffers as its main() filled them,
+  // cannbot_sample.h): copied into the arena as writable regions of any element type, their
+  // addresses given to a body that takes a fifth argument.
+  std::vector<std::pair<const uint8_t*, uint64_t>> buffers;
 };
 
 // `body(in, out, workspace, tiling)` runs one block.
@@ -248,6 +254,11 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
               static_cast<unsigned long long>(extras.workspace_bytes));
   }
   shape.total += (extras.workspace_bytes + 2 * kGmAlign - 1) / kGmAlign * kGmAlign;
+  std::vector<uint64_t> buffer_offset;
+  for (const auto& buffer : extras.buffers) {
+    buffer_offset.push_back(shape.total);
+    shape.total += (buffer.second + 2 * kGmAlign - 1) / kGmAlign * kGmAlign;
+  }
   const uint64_t page = 4096;
   const uint64_t arena_bytes = (shape.total + page - 1) / page * page;
   uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(page, arena_bytes));
@@ -310,6 +321,19 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
     w.kind = "the workspace";
     rt.AddRegion(w);
   }
+  std::vector<GM_ADDR> buffer_addr;
+  for (size_t i = 0; i < extras.buffers.size(); ++i) {
+    std::memcpy(arena + buffer_offset[i], extras.buffers[i].first, extras.buffers[i].second);
+    GmRegion a;
+    a.view = view + buffer_offset[i];
+    a.bytes = extras.buffers[i].second;
+    a.data = arena + buffer_offset[i];
+    a.writable = true;
+    a.kind = "argument buffer";
+    a.index = static_cast<int>(i);
+    rt.AddRegion(a);
+    buffer_addr.push_back(const_cast<GM_ADDR>(a.view));
+  }
   rt.set_tiling_key(extras.tiling_key);
   GmRegion tiling_region;
   tiling_region.view = tiling_copy;
@@ -335,7 +359,11 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
     rt.BeginBlock(b);
     GM_ADDR workspace =
         extras.workspace_bytes > 0 ? const_cast<GM_ADDR>(view + workspace_offset) : nullptr;
-    body(in_addr, out_addr, workspace, static_cast<GM_ADDR>(tiling_copy));
+    if constexpr (std::is_invocable_v<Body, GM_ADDR*, GM_ADDR*, GM_ADDR, GM_ADDR, GM_ADDR*>) {
+      body(in_addr, out_addr, workspace, static_cast<GM_ADDR>(tiling_copy), buffer_addr.data());
+    } else {
+      body(in_addr, out_addr, workspace, static_cast<GM_ADDR>(tiling_copy));
+    }
     rt.EndBlock();
     total.Add(rt.counters());
     max_block.Max(rt.counters());

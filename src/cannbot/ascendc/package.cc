@@ -39,7 +39,8 @@ bool EndsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// `text` with comments blanked (newlines kept), so a commented-out entry point is not one.
+}  // namespace
+
 std::string WithoutComments(const std::string& text) {
   std::string out = text;
   for (size_t i = 0; i + 1 < out.size(); ++i) {
@@ -63,8 +64,7 @@ std::string WithoutComments(const std::string& text) {
   return out;
 }
 
-// Reads every source file under DIR/<sub> (recursively) into `files`.
-Status ReadTree(const std::string& dir, const std::string& sub, PackageFiles* files) {
+Status ReadSourceTree(const std::string& dir, const std::string& sub, PackageFiles* files) {
   std::error_code error;
   const fs::path root = fs::path(dir) / sub;
   if (!fs::is_directory(root, error)) {
@@ -98,6 +98,8 @@ Status ReadTree(const std::string& dir, const std::string& sub, PackageFiles* fi
   }
   return Status::Ok();
 }
+
+namespace {
 
 struct Entry {
   std::string file, name;
@@ -179,8 +181,8 @@ std::string Package::Describe() const {
 
 Result<Package> LoadPackage(const std::string& dir) {
   PackageFiles files;
-  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_host", &files));
-  CANNBOT_RETURN_IF_ERROR(ReadTree(dir, "op_kernel", &files));
+  CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, "op_host", &files));
+  CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, "op_kernel", &files));
   return PackageFromFiles(dir, std::move(files));
 }
 

@@ -42,6 +42,11 @@ struct Package {
 // Whether a file of a package's tree is one cannbot reads (.cpp .cc .h .hpp .inc .asc).
 bool IsPackageSourceName(const std::string& name);
 
+// Reads every source file under DIR/<sub> (recursively, sorted) into `files`, as text.
+Status ReadSourceTree(const std::string& dir, const std::string& sub, PackageFiles* files);
+// `text` with comments blanked (newlines kept), so a commented-out entry point is not one.
+std::string WithoutComments(const std::string& text);
+
 // Reads DIR. Errors (InvalidArgument, each naming the file and the cause): no op_host/ or
 // op_kernel/, no host .cpp, no or several kernel entry points, an entry with parameters other
 // than GM_ADDR, files too large or not text.

@@ -6,6 +6,7 @@
 #include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/target/ascendc_package.h"
 #include "cannbot/validator/ascendc_package.h"
+#include "cannbot/validator/ascendc_sample.h"
 
 namespace cannbot::engine {
 namespace {
@@ -212,6 +213,90 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
     }
     report.runs.push_back(std::move(run));
   }
+  return report;
+}
+
+namespace {
+
+struct Discovered {
+  ascendc::SampleLaunch launch;
+  std::vector<std::string> dtypes;
+  ops::Shape shape;
+};
+
+Result<Discovered> Discover(const validator::Validator& validator, const ascendc::Sample& sample,
+                            const ops::OpSpec& op) {
+  Discovered d;
+  CANNBOT_ASSIGN_OR_RETURN(d.launch, validator::DiscoverSample(validator.compiler(), sample, op));
+  size_t tensors = 0;
+  for (const ops::Param& p : op.params) tensors += p.IsTensor();
+  d.dtypes = d.launch.TensorDtypes(tensors);
+  auto shape = ascendc::SampleShape(op, d.launch.TensorElements(tensors));
+  if (!shape.ok()) return shape.status().WithContext(sample.Describe());
+  d.shape = std::move(shape).value();
+  return d;
+}
+
+validator::KernelSource SampleSource(const ascendc::Sample& sample, const Discovered& d) {
+  std::string text;
+  for (const auto& [name, body] : sample.files) {
+    if (name == sample.kernel_file) text = body;
+  }
+  return {sample.dir + "/" + sample.kernel_file, std::move(text),
+          ascendc::SampleReplayFiles(sample, d.launch)};
+}
+
+}  // namespace
+
+Result<PackageReport> ValidateSample(validator::Validator& validator,
+                                     const ops::Registry& registry, const SampleRequest& request) {
+  const ops::OpSpec* op = registry.Find(request.op);
+  if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
+  CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(*op, "samples", false));
+  CANNBOT_ASSIGN_OR_RETURN(Discovered candidate, Discover(validator, request.candidate, *op));
+  std::optional<Discovered> baseline;
+  if (request.baseline) {
+    CANNBOT_ASSIGN_OR_RETURN(baseline, Discover(validator, *request.baseline, *op));
+    if (baseline->dtypes != candidate.dtypes ||
+        baseline->shape.Describe() != candidate.shape.Describe()) {
+      return Status::InvalidArgument(
+          "the baseline " + request.baseline->Describe() + " launches " +
+          baseline->shape.Describe() + " but the candidate " + candidate.shape.Describe() +
+          " (or other dtypes): a comparison needs the same launch of the op");
+    }
+  }
+  PackageReport report;
+  report.op = op->name;
+  report.candidate = request.candidate.Describe();
+  if (request.baseline) report.baseline = request.baseline->Describe();
+  report.definition.type = candidate.launch.kernel;
+  PackageRun run;
+  size_t t = 0;
+  for (const auto kind : {ops::ParamKind::kInput, ops::ParamKind::kOutput}) {
+    for (const ops::Param* p : op->ParamsOfKind(kind)) {
+      run.combo.dtypes.push_back({p->name, candidate.dtypes[t++]});
+    }
+  }
+  report.notes.push_back("the sample's launch: " + std::to_string(candidate.launch.block_dim) +
+                         " blocks, shape " + candidate.shape.Describe() +
+                         " (the only shape a sample's host program launches)");
+  const target::AscendcPackageTarget target(candidate.dtypes, candidate.shape);
+  if (baseline) {
+    validator::ValidationRequest v;
+    v.op = op->name;
+    v.candidate = SampleSource(request.candidate, candidate);
+    v.baseline = SampleSource(*request.baseline, *baseline);
+    v.seed = request.seed;
+    v.min_speedup = request.min_speedup;
+    v.target = &target;
+    v.spec = op;
+    CANNBOT_ASSIGN_OR_RETURN(run.verdict, validator.Validate(v));
+  } else {
+    CANNBOT_ASSIGN_OR_RETURN(
+        run.check, validator.CheckKernel(op->name, SampleSource(request.candidate, candidate),
+                                         request.seed, &target, op));
+  }
+  report.runs.push_back(std::move(run));
   return report;
 }
 

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cannbot/ascendc/package.h"
+#include "cannbot/ascendc/sample.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/validator/validator.h"
 
@@ -57,5 +58,21 @@ struct PackageReport {
 Result<PackageReport> ValidatePackage(validator::Validator& validator,
                                       const ops::Registry& registry,
                                       const PackageRequest& request);
+
+// A sample-style kernel (`cannbot validate --target ascendc --candidate DIR`): its host
+// program's launch, replayed with the op's tensors at the sample's shape (ascendc/sample.h).
+struct SampleRequest {
+  std::string op;
+  ascendc::Sample candidate;
+  std::optional<ascendc::Sample> baseline;  // none: compile and numeric layers only
+  std::optional<uint64_t> seed;
+  std::optional<double> min_speedup;
+};
+
+// The report has one run: the sample's tensors in the dtypes its kernel uses. Errors: a
+// sample whose host program does not launch what the op is (InvalidArgument, naming the
+// sample and the cause), a baseline launched at another shape or dtypes, an unknown op.
+Result<PackageReport> ValidateSample(validator::Validator& validator,
+                                     const ops::Registry& registry, const SampleRequest& request);
 
 }  // namespace cannbot::engine

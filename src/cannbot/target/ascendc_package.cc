@@ -5,6 +5,7 @@
 #include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/target/registry.h"
 #include "cannbot/validator/ascendc_package.h"
+#include "cannbot/validator/ascendc_sample.h"
 
 namespace cannbot::target {
 namespace {
@@ -16,8 +17,12 @@ const Target& RegisteredAscendc() {
 
 }  // namespace
 
-AscendcPackageTarget::AscendcPackageTarget(std::vector<std::string> dtypes)
-    : ascendc_(RegisteredAscendc()), dtypes_(dtypes), judge_(std::move(dtypes)) {}
+AscendcPackageTarget::AscendcPackageTarget(std::vector<std::string> dtypes,
+                                           std::optional<ops::Shape> sample_shape)
+    : ascendc_(RegisteredAscendc()),
+      dtypes_(dtypes),
+      sample_shape_(std::move(sample_shape)),
+      judge_(std::move(dtypes)) {}
 
 std::string_view AscendcPackageTarget::name() const { return ascendc_.name(); }
 
@@ -28,7 +33,9 @@ std::string_view AscendcPackageTarget::summary() const {
 Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
   CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(op, "operator packages", false));
   CANNBOT_ASSIGN_OR_RETURN(validator::AscendcTarget built,
-                           validator::MakeAscendcPackageTarget(op, dtypes_));
+                           sample_shape_
+                               ? validator::MakeAscendcSampleTarget(op, *sample_shape_, dtypes_)
+                               : validator::MakeAscendcPackageTarget(op, dtypes_));
   Plan plan;
   plan.reference_spec = std::make_shared<ops::OpSpec>(op);
   // The launch converts the fp32 inputs to their tensors' dtypes first; a reference source
@@ -42,7 +49,7 @@ Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
   plan.judge = &judge_;
   plan.spec = std::make_shared<ops::OpSpec>(std::move(built.spec));
   plan.build = std::move(built.build);
-  plan.build.name = "ascendc-package";
+  plan.build.name = sample_shape_ ? "ascendc-sample" : "ascendc-package";
   return plan;
 }
 

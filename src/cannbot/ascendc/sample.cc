@@ -1,0 +1,369 @@
+#include "cannbot/ascendc/sample.h"
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "cannbot/util/fs.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kMaxDataFileBytes = 4u << 20;
+constexpr size_t kMaxDataBytes = 32u << 20;
+
+bool IsUnit(const std::string& name) {
+  for (const char* ext : {".cpp", ".cc", ".asc"}) {
+    const std::string e = ext;
+    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The host program's data files (input/*.bin), which its CPU-debug branch reads.
+Status ReadData(const std::string& dir, PackageFiles* data) {
+  std::error_code error;
+  const fs::path input = fs::path(dir) / "input";
+  if (!fs::is_directory(input, error)) return Status::Ok();
+  size_t total = 0;
+  for (const auto& entry : fs::directory_iterator(input, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file(error) || entry.path().extension() != ".bin") continue;
+    if (!IsPlainRelativePath(name)) continue;
+    CANNBOT_ASSIGN_OR_RETURN(std::string bytes,
+                             ReadFile(entry.path().string(), kMaxDataFileBytes));
+    total += bytes.size();
+    if (total > kMaxDataBytes) {
+      return Status::InvalidArgument("the sample's input/ holds more than " +
+                                     std::to_string(kMaxDataBytes >> 20) + " MiB of data");
+    }
+    data->push_back({"input/" + name, std::move(bytes)});
+  }
+  return Status::Ok();
+}
+
+std::string Hex(const std::string& bytes) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += "0x";
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+    out += ',';
+  }
+  return out;
+}
+
+Result<std::string> FromHex(const std::string& hex) {
+  if (hex == "-") return std::string();
+  if (hex.size() % 2 != 0) return Status::InvalidArgument("odd hex");
+  std::string out;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  }
+  return out;
+}
+
+// The sample files `file` includes with quotes, resolved beside it or at the sample's root.
+std::vector<std::string> LocalIncludes(const PackageFiles& files, const std::string& file,
+                                       const std::string& text) {
+  static const std::regex kInclude(R"(#\s*include\s*"([^"]+)\")");
+  std::set<std::string> names;
+  for (const auto& [name, unused] : files) names.insert(name);
+  const std::string code = WithoutComments(text);
+  std::vector<std::string> found;
+  for (std::sregex_iterator it(code.begin(), code.end(), kInclude), end; it != end; ++it) {
+    const std::string wanted = (*it)[1].str();
+    const std::string beside =
+        (fs::path(file).parent_path() / wanted).lexically_normal().generic_string();
+    if (names.count(beside) > 0) {
+      found.push_back(beside);
+    } else if (names.count(wanted) > 0) {
+      found.push_back(wanted);
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+std::string Sample::Describe() const {
+  return "sample " + dir + " (kernel " + entry + " in " + kernel_file + ", host " + host_file +
+         ")";
+}
+
+bool LooksLikeSample(const std::string& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error) || fs::exists(fs::path(dir) / "op_host", error)) return false;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    if (IsUnit(entry.path().filename().string())) return true;
+  }
+  return false;
+}
+
+Result<Sample> LoadSample(const std::string& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) {
+    return Status::InvalidArgument("the sample " + dir + " is not a directory");
+  }
+  Sample s;
+  s.dir = dir;
+  CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, ".", &s.files));
+  CANNBOT_RETURN_IF_ERROR(ReadData(dir, &s.data));
+  static const std::regex kDefinition(
+      R"(extern\s+"C"\s+((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\)\s*\{)");
+  static const std::regex kMain(R"(\bmain\s*\()");
+  std::vector<std::string> kernels, hosts;
+  for (const auto& [name, text] : s.files) {
+    if (!IsUnit(name)) continue;
+    const std::string code = WithoutComments(text);
+    std::smatch m;
+    if (std::regex_search(code, m, kDefinition)) {
+      kernels.push_back(name + " (" + m[2].str() + ")");
+      s.kernel_file = name;
+      s.entry = m[2].str();
+      s.entry_params = m[3].str();
+    }
+    if (code.find("ICPU_RUN_KF") != std::string::npos && std::regex_search(code, kMain)) {
+      hosts.push_back(name);
+      s.host_file = name;
+    }
+  }
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  if (kernels.size() != 1) {
+    return Status::InvalidArgument(
+        "the sample " + dir + (kernels.empty() ? " defines no kernel entry point"
+                                               : " defines several kernel entry points: " +
+                                                     list(kernels)) +
+        " (a sample has one extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) { ... })");
+  }
+  if (hosts.size() != 1) {
+    return Status::InvalidArgument(
+        "the sample " + dir +
+        (hosts.empty() ? " has no host program that launches with ICPU_RUN_KF"
+                       : " has several host programs: " + list(hosts)) +
+        " (cannbot runs the CPU-debug branch of the sample's main.cpp: AscendC::GmAlloc and "
+        "ICPU_RUN_KF under ASCENDC_CPU_DEBUG)");
+  }
+  if (s.host_file == s.kernel_file) {
+    return Status::InvalidArgument("the sample " + dir + " keeps its host program and kernel in "
+                                   "one file (" + s.kernel_file + "); cannbot runs samples whose "
+                                   "kernel has a file of its own");
+  }
+  return s;
+}
+
+std::vector<std::string> SampleLaunch::TensorDtypes(size_t tensors) const {
+  std::vector<std::string> out;
+  for (const SampleArg& a : args) {
+    if (a.gm && out.size() < tensors) out.push_back(a.dtype);
+  }
+  return out;
+}
+
+std::vector<int64_t> SampleLaunch::TensorElements(size_t tensors) const {
+  std::vector<int64_t> out;
+  for (const SampleArg& a : args) {
+    if (!a.gm || out.size() >= tensors) continue;
+    const uint32_t bits = a.dtype == "float32" || a.dtype == "int32" || a.dtype == "uint32" ? 32
+                          : a.dtype == "int64" || a.dtype == "uint64"                     ? 64
+                          : a.dtype == "int8" || a.dtype == "uint8" || a.dtype == "bool"  ? 8
+                                                                                          : 16;
+    out.push_back(static_cast<int64_t>(a.bytes * 8 / bits));
+  }
+  return out;
+}
+
+PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors) {
+  std::string text =
+      "// Generated by cannbot: runs the host program of " + sample.Describe() + " once.\n"
+      "#define CANNBOT_SAMPLE_TENSORS " + std::to_string(tensors) + "\n"
+      "#include \"kernel_operator.h\"\n#include \"cannbot_sample.h\"\n"
+      "#define main cannbot_sample_main\n#include \"" + sample.host_file + "\"\n#undef main\n"
+      "template <typename R, typename... A>\n"
+      "int CannbotCallMain(R (*f)(A...), int argc, char** argv) {\n"
+      "  if constexpr (sizeof...(A) == 0) {\n    (void)argc;\n    (void)argv;\n"
+      "    return static_cast<int>(f());\n"
+      "  } else {\n    return static_cast<int>(f(argc, argv));\n  }\n}\n"
+      "int main(int argc, char** argv) {\n"
+      "  const int rc = CannbotCallMain(&cannbot_sample_main, argc, argv);\n"
+      "  std::fflush(stdout);\n"
+      "  std::printf(\"cannbot-sample-no-launch: %d\\n\", rc);\n  return 0;\n}\n";
+  return {{"cannbot_sample_discover.cpp", text}};
+}
+
+Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const Sample& sample,
+                                       size_t tensors) {
+  const std::string who = sample.Describe();
+  SampleLaunch launch;
+  bool launched = false, ended = false;
+  std::string violation, no_launch;
+  std::istringstream lines(printed);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string tag;
+    words >> tag;
+    if (tag == "cannbot-sample-error:") {
+      return Status::InvalidArgument(who + ": " + line.substr(tag.size() + 1));
+    } else if (tag == "cannbot-sample-launch:") {
+      size_t count = 0;
+      words >> launch.kernel >> launch.block_dim >> count;
+      launched = true;
+    } else if (tag == "cannbot-sample-key:") {
+      words >> launch.tiling_key;
+    } else if (tag == "cannbot-sample-arg:") {
+      size_t index = 0;
+      std::string kind, hex;
+      SampleArg a;
+      words >> index >> kind >> a.bytes >> hex;
+      a.gm = kind == "gm";
+      auto bytes = FromHex(hex);
+      if (!bytes.ok()) return Status::Internal(who + ": unreadable discovery line: " + line);
+      a.data = std::move(bytes).value();
+      launch.args.push_back(std::move(a));
+    } else if (tag == "cannbot-sample-type:") {
+      size_t ordinal = 0;
+      std::string dtype;
+      words >> ordinal >> dtype;
+      size_t gm = 0;
+      for (SampleArg& a : launch.args) {
+        if (a.gm && gm++ == ordinal && a.dtype.empty()) a.dtype = dtype;
+      }
+    } else if (tag == "cannbot-ascendc-violation:") {
+      violation = line.substr(tag.size() + 1);
+    } else if (tag == "cannbot-sample-end") {
+      ended = true;
+    } else if (tag == "cannbot-sample-no-launch:") {
+      no_launch = line.substr(tag.size() + 1);
+    }
+  }
+  if (!launched) {
+    return Status::InvalidArgument(
+        who + ": its host program " +
+        (no_launch.empty() ? "stopped before it launched the kernel"
+                           : "returned " + no_launch + " without launching the kernel") +
+        " (cannbot runs its CPU-debug branch, ASCENDC_CPU_DEBUG, up to ICPU_RUN_KF)");
+  }
+  size_t gm = 0;
+  for (const SampleArg& a : launch.args) gm += a.gm;
+  if (gm < tensors) {
+    return Status::InvalidArgument(who + ": its launch of " + launch.kernel + " passes " +
+                                   std::to_string(gm) + " GM buffers; the op has " +
+                                   std::to_string(tensors) + " tensors");
+  }
+  if (launch.block_dim == 0) {
+    return Status::InvalidArgument(who + ": its launch has a block dim of 0");
+  }
+  const std::vector<std::string> dtypes = launch.TensorDtypes(tensors);
+  for (size_t t = 0; t < dtypes.size(); ++t) {
+    if (!dtypes[t].empty() && dtypes[t] != "unknown") continue;
+    return Status::InvalidArgument(
+        who + ": block 0 of the kernel never copied tensor " + std::to_string(t) +
+        ", so its element type is unknown" +
+        (violation.empty() ? (ended ? "" : " (the run stopped early)")
+                           : " (the run stopped at: " + violation + ")"));
+  }
+  return launch;
+}
+
+Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>& elements) {
+  std::vector<const ops::Param*> tensors = op.ParamsOfKind(ops::ParamKind::kInput);
+  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) tensors.push_back(p);
+  std::string counts;
+  for (size_t t = 0; t < tensors.size() && t < elements.size(); ++t) {
+    counts += (counts.empty() ? "" : ", ") + tensors[t]->name + "=" + std::to_string(elements[t]);
+  }
+  if (elements.size() != tensors.size() || op.shapes.empty()) {
+    return Status::InvalidArgument("op " + op.name + " has " + std::to_string(tensors.size()) +
+                                   " tensors; the sample launched " +
+                                   std::to_string(elements.size()));
+  }
+  auto matches = [&](const ops::Shape& shape) {
+    for (size_t t = 0; t < tensors.size(); ++t) {
+      if (tensors[t]->elements(shape) != elements[t]) return false;
+    }
+    return true;
+  };
+  ops::Shape shape = op.shapes.front();
+  std::set<std::string> fixed;
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    const std::string& extent = tensors[t]->extent;
+    if (shape.sizes.count(extent) == 0) continue;
+    if (fixed.count(extent) > 0 && shape.sizes[extent] != elements[t]) {
+      return Status::InvalidArgument("the sample's tensors disagree on " + extent + ": " + counts);
+    }
+    shape.sizes[extent] = elements[t];
+    fixed.insert(extent);
+  }
+  if (fixed.size() == shape.sizes.size() && matches(shape)) {
+    shape.label = "sample";
+    shape.perf = false;
+    return shape;
+  }
+  for (const ops::Shape& known : op.shapes) {
+    if (!matches(known)) continue;
+    shape = known;
+    shape.label = "sample";
+    shape.perf = false;
+    return shape;
+  }
+  return Status::InvalidArgument("the sample's tensors (" + counts + ") fix no shape of op " +
+                                 op.name + ": its sizes cannot be read from the element counts "
+                                 "alone and none of its shape cases has those counts");
+}
+
+PackageFiles SampleReplayFiles(const Sample& sample, const SampleLaunch& launch) {
+  PackageFiles out;
+  std::set<std::string> seen;
+  std::vector<std::string> pending = {sample.kernel_file};
+  std::vector<std::string> direct;
+  while (!pending.empty()) {
+    const std::string file = pending.back();
+    pending.pop_back();
+    for (const auto& [name, text] : sample.files) {
+      if (name != file) continue;
+      for (const std::string& inc : LocalIncludes(sample.files, name, text)) {
+        if (file == sample.kernel_file) direct.push_back(inc);
+        if (seen.insert(inc).second) {
+          pending.push_back(inc);
+          for (const auto& f : sample.files) {
+            if (f.first == inc) out.push_back(f);
+          }
+        }
+      }
+    }
+  }
+  // Macros only: the file is checked like the kernel's own, where lower-case reserved names
+  // are refused; the wrapper turns them into cannbot_sample::Recorded.
+  std::string inc = "// Generated: the launch the host program of " + sample.Describe() +
+                    " made.\n";
+  for (const std::string& header : direct) inc += "#include \"" + header + "\"\n";
+  inc += "extern \"C\" __global__ __aicore__ void " + sample.entry + "(" + sample.entry_params +
+         ");\n#define CANNBOT_SAMPLE_KERNEL " + sample.entry + "\n";
+  std::string args;
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const SampleArg& a = launch.args[i];
+    const std::string bytes = "CANNBOT_SAMPLE_BYTES_" + std::to_string(i);
+    if (!a.data.empty()) {
+      inc += "static const unsigned char " + bytes + "[] = {" + Hex(a.data) + "};\n";
+    }
+    args += std::string(args.empty() ? "" : ", ") + "{" + (a.gm ? "true" : "false") + ", " +
+            std::to_string(a.bytes) + "u, " + (a.data.empty() ? "nullptr" : bytes) + "}";
+  }
+  inc += "#define CANNBOT_SAMPLE_ARGS " + args + "\n";
+  inc += "#define CANNBOT_SAMPLE_BLOCK_DIM " + std::to_string(launch.block_dim) + "u\n";
+  inc += "#define CANNBOT_SAMPLE_TILING_KEY " + std::to_string(launch.tiling_key) + "u\n";
+  out.push_back({"cannbot_sample_replay.inc", inc});
+  return out;
+}
+
+}  // namespace cannbot::ascendc

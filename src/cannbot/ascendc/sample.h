@@ -1,0 +1,86 @@
+// Sample: a sample-style Ascend C kernel as the public kernel-launch samples keep it, and what
+// cannbot generates to run it on the CPU emulation:
+//
+//   DIR/<kernel>.cpp   extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, ..., [tiling])
+//   DIR/main.cpp       the host program; its CPU-debug branch (ASCENDC_CPU_DEBUG or
+//                      __CCE_KT_TEST__) allocates with AscendC::GmAlloc and launches with
+//                      ICPU_RUN_KF(add_custom, blockDim, x, y, z, ...)
+//   DIR/*.h            headers either includes; DIR/input/*.bin the data files its scripts write
+//
+// Nothing in the sample is edited. The host program runs once, confined, in a generated
+// discovery program (targets/ascendc/cannbot_sample.h): what it launches (block dim, each
+// argument's size, its tiling bytes, each tensor's element type) comes back as SampleLaunch.
+// The validation then replays that launch with the op's tensors (SampleReplayFiles); the host
+// program is not part of that build. docs/ascendc.md, "Samples".
+//
+// Thread-safety: plain values and pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cannbot/ascendc/package.h"
+#include "cannbot/ops/op_spec.h"
+#include "cannbot/util/status.h"
+
+namespace cannbot::ascendc {
+
+struct Sample {
+  std::string dir;              // as given, for messages
+  PackageFiles files;           // every source and header under DIR
+  PackageFiles data;            // DIR/input/*.bin, for the discovery run only
+  std::string kernel_file;      // "add_custom.cpp": the file defining the entry
+  std::string entry;            // "add_custom"
+  std::string entry_params;     // "GM_ADDR x, GM_ADDR y, GM_ADDR z, AddCustomTilingData tiling"
+  std::string host_file;        // "main.cpp": the file whose main() launches with ICPU_RUN_KF
+
+  std::string Describe() const;  // "sample DIR (kernel add_custom in add_custom.cpp, host main.cpp)"
+};
+
+// Whether DIR looks like a sample (a directory without op_host/ that holds a .cpp).
+bool LooksLikeSample(const std::string& dir);
+
+// Reads DIR. InvalidArgument (naming the file and the cause): no kernel entry definition or
+// several, no host file with ICPU_RUN_KF or several, files too large or not text.
+Result<Sample> LoadSample(const std::string& dir);
+
+// One argument of the launch the host program made.
+struct SampleArg {
+  bool gm = false;     // a GmAlloc allocation; else a by-value argument
+  uint64_t bytes = 0;  // the allocation's size, or the value's
+  std::string data;    // the value's bytes, or an allocation's past the op's tensors
+  std::string dtype;   // a tensor's element type, as the kernel first copied it
+};
+
+struct SampleLaunch {
+  std::string kernel;
+  uint32_t block_dim = 0;
+  uint64_t tiling_key = 0;
+  std::vector<SampleArg> args;
+
+  // The first `tensors` GM arguments: their dtypes and element counts.
+  std::vector<std::string> TensorDtypes(size_t tensors) const;
+  std::vector<int64_t> TensorElements(size_t tensors) const;
+};
+
+// The discovery program (`cannbot_sample_discover.cpp`) for a sample whose op has `tensors`
+// tensors; built with the kernel file and run among the sample's files and data.
+PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors);
+// Parses its output. InvalidArgument naming the problem: no launch, a pointer that is no
+// GmAlloc allocation, fewer GM arguments than the op has tensors, a tensor whose type the
+// kernel's block 0 never showed, a size that is not whole elements.
+Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const Sample& sample,
+                                       size_t tensors);
+
+// The op's shape for the sample's tensors (`elements`, the op's tensors in order): each size
+// that a tensor's extent names alone, else the op's own shape case with those counts.
+// InvalidArgument when neither fixes every size.
+Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>& elements);
+
+// What the replay build needs beside the kernel file: the headers the kernel file includes
+// (transitively, among the sample's files) and the generated `cannbot_sample_replay.inc` (the
+// entry's declaration and the recorded launch).
+PackageFiles SampleReplayFiles(const Sample& sample, const SampleLaunch& launch);
+
+}  // namespace cannbot::ascendc
