@@ -313,7 +313,6 @@ inline void GmFree(void* p) {
 }
 inline void SetKernelMode(KernelMode) {}
 }  // namespace AscendC
-namespace tik2 = AscendC;  // the older samples' name
 
 #define ICPU_RUN_KF(func, blockdim, ...) \
   ::cannbot_sample::Discover(#func, func, blockdim, __VA_ARGS__)

@@ -104,5 +104,6 @@ constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t TOTAL_UB_SIZE = CANNBOT_UB_BYTES;
 }  // namespace AscendC
+namespace tik2 = AscendC;  // the name older samples use
 
 #endif  // CANNBOT_KERNEL_OPERATOR_H

@@ -201,11 +201,11 @@ PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors) {
   return {{"cannbot_sample_discover.cpp", text}};
 }
 
-Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const Sample& sample,
-                                       size_t tensors) {
+Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::string& ended,
+                                       const Sample& sample, size_t tensors) {
   const std::string who = sample.Describe();
   SampleLaunch launch;
-  bool launched = false, ended = false;
+  bool launched = false, finished = false;
   std::string violation, no_launch;
   std::istringstream lines(printed);
   for (std::string line; std::getline(lines, line);) {
@@ -241,7 +241,7 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const Sample&
     } else if (tag == "cannbot-ascendc-violation:") {
       violation = line.substr(tag.size() + 1);
     } else if (tag == "cannbot-sample-end") {
-      ended = true;
+      finished = true;
     } else if (tag == "cannbot-sample-no-launch:") {
       no_launch = line.substr(tag.size() + 1);
     }
@@ -253,24 +253,37 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const Sample&
                            : "returned " + no_launch + " without launching the kernel") +
         " (cannbot runs its CPU-debug branch, ASCENDC_CPU_DEBUG, up to ICPU_RUN_KF)");
   }
-  size_t gm = 0;
-  for (const SampleArg& a : launch.args) gm += a.gm;
-  if (gm < tensors) {
+  size_t buffers = 0;
+  for (const SampleArg& a : launch.args) buffers += a.gm;
+  if (buffers < tensors) {
     return Status::InvalidArgument(who + ": its launch of " + launch.kernel + " passes " +
-                                   std::to_string(gm) + " GM buffers; the op has " +
+                                   std::to_string(buffers) + " GM buffers; the op has " +
                                    std::to_string(tensors) + " tensors");
   }
   if (launch.block_dim == 0) {
     return Status::InvalidArgument(who + ": its launch has a block dim of 0");
+  }
+  // Arguments the host program left all zero: most often a tiling its scripts write to input/.
+  std::string zeros;
+  size_t gm = 0;
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const SampleArg& a = launch.args[i];
+    if (a.gm && gm++ < tensors) continue;
+    if (!a.data.empty() && a.data.find_first_not_of('\0') == std::string::npos) {
+      zeros += " argument " + std::to_string(i) + " (" + std::to_string(a.bytes) + " bytes) is all "
+               "zeros: if the host program reads it from a file its scripts write (input/*.bin), "
+               "run them once so the file is in the sample's directory.";
+    }
   }
   const std::vector<std::string> dtypes = launch.TensorDtypes(tensors);
   for (size_t t = 0; t < dtypes.size(); ++t) {
     if (!dtypes[t].empty() && dtypes[t] != "unknown") continue;
     return Status::InvalidArgument(
         who + ": block 0 of the kernel never copied tensor " + std::to_string(t) +
-        ", so its element type is unknown" +
-        (violation.empty() ? (ended ? "" : " (the run stopped early)")
-                           : " (the run stopped at: " + violation + ")"));
+        ", so its element type is unknown (the run " +
+        (violation.empty() ? (finished ? "finished" : "stopped early; it " + ended)
+                           : "stopped at: " + violation) +
+        ")." + zeros);
   }
   return launch;
 }

@@ -70,8 +70,9 @@ PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors);
 // Parses its output. InvalidArgument naming the problem: no launch, a pointer that is no
 // GmAlloc allocation, fewer GM arguments than the op has tensors, a tensor whose type the
 // kernel's block 0 never showed, a size that is not whole elements.
-Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const Sample& sample,
-                                       size_t tensors);
+// `ended`: how the program ended, for messages ("exit 0", "killed by SIGFPE").
+Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::string& ended,
+                                       const Sample& sample, size_t tensors);
 
 // The op's shape for the sample's tensors (`elements`, the op's tensors in order): each size
 // that a tensor's extent names alone, else the op's own shape case with those counts.

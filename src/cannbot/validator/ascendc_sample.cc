@@ -69,7 +69,7 @@ Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
   if (ran.timed_out) {
     return Status::InvalidArgument(who + ": its host program did not reach its launch in time");
   }
-  return ascendc::ParseSampleLaunch(ran.output, sample, tensors);
+  return ascendc::ParseSampleLaunch(ran.output, ran.exit.Describe(), sample, tensors);
 }
 
 Result<AscendcTarget> MakeAscendcSampleTarget(const ops::OpSpec& op, const ops::Shape& shape,

@@ -1,0 +1,90 @@
+// acl/acl.h: the part of the ACL runtime API a sample's host program touches in its CPU-debug
+// build (its data_utils.h includes this header unconditionally), on the host: device memory
+// is AscendC::GmAlloc memory, copies are memcpy, streams and contexts are tokens, and every call
+// succeeds. Written from the public ACL API reference; the kernel is launched by ICPU_RUN_KF
+// (cannbot_sample.h), never through this header.
+#ifndef CANNBOT_ACL_ACL_H
+#define CANNBOT_ACL_ACL_H
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "../cannbot_sample.h"
+
+typedef int aclError;
+typedef void* aclrtStream;
+typedef void* aclrtContext;
+typedef void* aclrtEvent;
+typedef uint16_t aclFloat16;
+
+constexpr aclError ACL_ERROR_NONE = 0;
+constexpr aclError ACL_SUCCESS = 0;
+
+typedef enum aclrtMemMallocPolicy {
+  ACL_MEM_MALLOC_HUGE_FIRST,
+  ACL_MEM_MALLOC_HUGE_ONLY,
+  ACL_MEM_MALLOC_NORMAL_ONLY,
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtMemcpyKind {
+  ACL_MEMCPY_HOST_TO_HOST,
+  ACL_MEMCPY_HOST_TO_DEVICE,
+  ACL_MEMCPY_DEVICE_TO_HOST,
+  ACL_MEMCPY_DEVICE_TO_DEVICE,
+} aclrtMemcpyKind;
+
+inline aclError aclInit(const char*) { return ACL_SUCCESS; }
+inline aclError aclFinalize() { return ACL_SUCCESS; }
+inline aclError aclrtSetDevice(int32_t) { return ACL_SUCCESS; }
+inline aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
+inline aclError aclrtCreateContext(aclrtContext* context, int32_t) {
+  static int token;
+  *context = &token;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtDestroyContext(aclrtContext) { return ACL_SUCCESS; }
+inline aclError aclrtCreateStream(aclrtStream* stream) {
+  static int token;
+  *stream = &token;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
+inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
+inline aclError aclrtMalloc(void** p, size_t bytes, aclrtMemMallocPolicy) {
+  *p = AscendC::GmAlloc(bytes);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtFree(void* p) {
+  AscendC::GmFree(p);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtMallocHost(void** p, size_t bytes) {
+  *p = std::calloc(bytes == 0 ? 1 : bytes, 1);
+  return *p == nullptr ? 1 : ACL_SUCCESS;
+}
+inline aclError aclrtFreeHost(void* p) {
+  std::free(p);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtMemcpy(void* dst, size_t dst_bytes, const void* src, size_t bytes,
+                            aclrtMemcpyKind) {
+  if (bytes > dst_bytes) return 1;
+  std::memcpy(dst, src, bytes);
+  return ACL_SUCCESS;
+}
+inline const char* aclGetRecentErrMsg() { return ""; }
+
+inline float aclFloat16ToFloat(aclFloat16 value) {
+  _Float16 h;
+  std::memcpy(&h, &value, sizeof(h));
+  return static_cast<float>(h);
+}
+inline aclFloat16 aclFloatToFloat16(float value) {
+  const _Float16 h = static_cast<_Float16>(value);
+  aclFloat16 bits;
+  std::memcpy(&bits, &h, sizeof(bits));
+  return bits;
+}
+
+#endif  // CANNBOT_ACL_ACL_H

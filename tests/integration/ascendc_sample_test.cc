@@ -1,0 +1,136 @@
+// Sample-style Ascend C kernels (a kernel file beside a host main.cpp that launches it with
+// ICPU_RUN_KF in its CPU-debug branch): the host program's launch is recorded by running it,
+// and replayed with the op's tensors at the sample's shape; a wrong kernel fails the numeric
+// layer on that shape, and a host program that cannot be run gets one clear error.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "builtin_ops.h"
+#include "cannbot/ascendc/sample.h"
+#include "cannbot/engine/package_validation.h"
+#include "cannbot/util/fs.h"
+#include "integration/package_support.h"
+#include "integration/test_support.h"
+
+namespace cannbot::engine {
+namespace {
+
+class SampleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = testing::SharedStore();
+    ASSERT_NE(store_, nullptr);
+    validator_ = std::make_unique<validator::Validator>(testing::TestConfig(), store_.get(),
+                                                        cannbot_test::BuiltInOps());
+  }
+
+  // examples/ascendc/samples/NAME copied to a private directory with `edits` applied.
+  Result<ascendc::Sample> EditedSample(const std::string& name, const testing::TextEdits& edits) {
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample,
+                             ascendc::LoadSample(SourcePath("examples/ascendc/samples/" + name)));
+    for (auto& [path, text] : sample.files) {
+      for (const auto& [from, to] : edits) {
+        for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+          text.replace(at, from.size(), to);
+        }
+      }
+    }
+    CANNBOT_ASSIGN_OR_RETURN(TempDir dir, TempDir::Create("cannbot-sample-test"));
+    CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), sample.files));
+    dirs_.push_back(std::move(dir));
+    return ascendc::LoadSample(dirs_.back().path());
+  }
+
+  Result<PackageReport> Check(ascendc::Sample sample,
+                              std::optional<ascendc::Sample> baseline = std::nullopt) {
+    SampleRequest request;
+    request.op = "add";
+    request.candidate = std::move(sample);
+    request.baseline = std::move(baseline);
+    request.seed = 5;
+    return ValidateSample(*validator_, cannbot_test::BuiltInOps(), request);
+  }
+
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<validator::Validator> validator_;
+  std::vector<TempDir> dirs_;
+};
+
+TEST_F(SampleTest, AnUnmodifiedSampleIsLaunchedAsItsHostProgramLaunchesIt) {
+  auto sample = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_custom"));
+  ASSERT_TRUE(sample.ok()) << sample.status().ToString();
+  EXPECT_EQ(sample->kernel_file, "add_custom.cpp");
+  EXPECT_EQ(sample->host_file, "main.cpp");
+  auto report = Check(*sample);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  const PackageRun& run = report->runs[0];
+  EXPECT_EQ(run.combo.Describe(), "a=float16 b=float16 y=float16");  // as the kernel copies them
+  ASSERT_TRUE(run.check.has_value());
+  EXPECT_TRUE(run.check->ok) << run.check->reason;
+  ASSERT_FALSE(report->notes.empty());
+  EXPECT_NE(report->notes[0].find("8 blocks, shape n=16384"), std::string::npos)
+      << report->notes[0];
+
+  // The same sample computing x - y: the replayed launch runs the kernel as written.
+  auto wrong = EditedSample("add_custom", {{"Add(z, x, y, tileLength_);", "Sub(z, x, y, tileLength_);"}});
+  ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
+  auto rejected = Check(*wrong);
+  ASSERT_TRUE(rejected.ok()) << rejected.status().ToString();
+  ASSERT_TRUE(rejected->runs[0].check.has_value());
+  EXPECT_FALSE(rejected->runs[0].check->ok);
+  EXPECT_NE(rejected->runs[0].check->reason.find("case 'sample'"), std::string::npos)
+      << rejected->runs[0].check->reason;
+}
+
+TEST_F(SampleTest, ABaselineSampleGivesTheCostModelsComparison) {
+  auto fast = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_custom"));
+  auto slow = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_custom_single_core"));
+  ASSERT_TRUE(fast.ok() && slow.ok());
+  auto report = Check(*fast, *slow);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_TRUE(report->runs[0].verdict.has_value());
+  const validator::Verdict& verdict = *report->runs[0].verdict;
+  ASSERT_TRUE(verdict.perf.has_value()) << verdict.RenderText();
+  // Eight blocks against one on the same kernel: the estimate must see the cores.
+  EXPECT_GT(verdict.perf->speedup, 1.0) << verdict.RenderText();
+}
+
+TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
+  // No host program at all.
+  TempDir only = std::move(TempDir::Create("cannbot-sample-test")).value();
+  auto kernel = ReadFile(SourcePath("examples/ascendc/samples/add_custom/add_custom.cpp"));
+  ASSERT_TRUE(kernel.ok());
+  ASSERT_TRUE(WriteFile(only.File("add_custom.cpp"), *kernel).ok());
+  auto alone = ascendc::LoadSample(only.path());
+  ASSERT_FALSE(alone.ok());
+  EXPECT_NE(alone.status().message().find("no host program that launches with ICPU_RUN_KF"),
+            std::string::npos)
+      << alone.status().ToString();
+
+  // A host program that returns before its launch.
+  auto early = EditedSample("add_custom", {{"  ICPU_RUN_KF(", "  return 1;\n  ICPU_RUN_KF("}});
+  ASSERT_TRUE(early.ok()) << early.status().ToString();
+  auto none = Check(*early);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("returned 1 without launching the kernel"),
+            std::string::npos)
+      << none.status().ToString();
+
+  // A tiling left all zeros (as when the file a sample reads it from is missing): the kernel
+  // divides by zero before it copies anything, and the error says which argument was empty.
+  auto zeros = EditedSample("add_custom", {{"tiling{totalLength, 8}", "tiling{0, 0}"}});
+  ASSERT_TRUE(zeros.ok()) << zeros.status().ToString();
+  auto stopped = Check(*zeros);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_NE(stopped.status().message().find("argument 3 (8 bytes) is all zeros"),
+            std::string::npos)
+      << stopped.status().ToString();
+}
+
+}  // namespace
+}  // namespace cannbot::engine
