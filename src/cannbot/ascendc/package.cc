@@ -29,17 +29,13 @@ bool IsSourceName(const std::string& name) {
   return false;
 }
 
-}  // namespace
-
-bool IsPackageSourceName(const std::string& name) { return IsSourceName(name); }
-
-namespace {
-
 bool EndsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 }  // namespace
+
+bool IsPackageSourceName(const std::string& name) { return IsSourceName(name); }
 
 std::string WithoutComments(const std::string& text) {
   std::string out = text;

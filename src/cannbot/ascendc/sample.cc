@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/util/fs.h"
 
 namespace cannbot::ascendc {
@@ -88,6 +89,22 @@ std::vector<std::string> LocalIncludes(const PackageFiles& files, const std::str
     }
   }
   return found;
+}
+
+// `rows*cols` -> {rows, cols}; {} when the extent is anything but a product of names.
+std::vector<std::string> ProductFactors(const std::string& extent) {
+  static const std::regex kName(R"(\s*([A-Za-z_]\w*)\s*)");
+  std::vector<std::string> factors;
+  size_t start = 0;
+  while (start <= extent.size()) {
+    const size_t star = std::min(extent.find('*', start), extent.size());
+    std::smatch m;
+    const std::string part = extent.substr(start, star - start);
+    if (!std::regex_match(part, m, kName)) return {};
+    factors.push_back(m[1].str());
+    start = star + 1;
+  }
+  return factors;
 }
 
 }  // namespace
@@ -174,11 +191,8 @@ std::vector<int64_t> SampleLaunch::TensorElements(size_t tensors) const {
   std::vector<int64_t> out;
   for (const SampleArg& a : args) {
     if (!a.gm || out.size() >= tensors) continue;
-    const uint32_t bits = a.dtype == "float32" || a.dtype == "int32" || a.dtype == "uint32" ? 32
-                          : a.dtype == "int64" || a.dtype == "uint64"                     ? 64
-                          : a.dtype == "int8" || a.dtype == "uint8" || a.dtype == "bool"  ? 8
-                                                                                          : 16;
-    out.push_back(static_cast<int64_t>(a.bytes * 8 / bits));
+    const uint32_t bits = DtypeBits(a.dtype);
+    out.push_back(bits == 0 ? 0 : static_cast<int64_t>(a.bytes * 8 / bits));
   }
   return out;
 }
@@ -276,8 +290,24 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::st
     }
   }
   const std::vector<std::string> dtypes = launch.TensorDtypes(tensors);
+  const std::vector<int64_t> elements = launch.TensorElements(tensors);
+  size_t tensor = 0;
+  for (const SampleArg& a : launch.args) {
+    if (!a.gm || tensor >= tensors) continue;
+    const uint32_t bits = DtypeBits(a.dtype);
+    if (bits != 0 && (a.bytes * 8 % bits != 0 || elements[tensor] == 0)) {
+      return Status::InvalidArgument(who + ": tensor " + std::to_string(tensor) + " is a " +
+                                     std::to_string(a.bytes) + "-byte allocation, not a whole "
+                                     "number (at least one) of its " + a.dtype + " elements");
+    }
+    ++tensor;
+  }
   for (size_t t = 0; t < dtypes.size(); ++t) {
-    if (!dtypes[t].empty() && dtypes[t] != "unknown") continue;
+    if (!dtypes[t].empty() && dtypes[t] != "unknown") {
+      if (IsLaunchable(dtypes[t])) continue;
+      return Status::InvalidArgument(who + ": tensor " + std::to_string(t) + " is " + dtypes[t] +
+                                     ", which cannbot's launch does not run");
+    }
     return Status::InvalidArgument(
         who + ": block 0 of the kernel never copied tensor " + std::to_string(t) +
         ", so its element type is unknown (the run " +
@@ -308,14 +338,29 @@ Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>
   };
   ops::Shape shape = op.shapes.front();
   std::set<std::string> fixed;
-  for (size_t t = 0; t < tensors.size(); ++t) {
-    const std::string& extent = tensors[t]->extent;
-    if (shape.sizes.count(extent) == 0) continue;
-    if (fixed.count(extent) > 0 && shape.sizes[extent] != elements[t]) {
-      return Status::InvalidArgument("the sample's tensors disagree on " + extent + ": " + counts);
+  // Sizes a tensor's extent names alone first, then a product (`rows*cols`) with one factor
+  // not yet fixed: that factor is the count over the others.
+  for (const bool products : {false, true}) {
+    for (size_t t = 0; t < tensors.size(); ++t) {
+      const std::vector<std::string> factors = ProductFactors(tensors[t]->extent);
+      std::string unknown;
+      int64_t known = 1;
+      bool solvable = !factors.empty() && (products || factors.size() == 1);
+      for (const std::string& f : factors) {
+        if (shape.sizes.count(f) == 0) solvable = false;
+        if (!solvable) break;
+        if (fixed.count(f) > 0) {
+          known *= shape.sizes[f];
+        } else if (unknown.empty()) {
+          unknown = f;
+        } else {
+          solvable = false;
+        }
+      }
+      if (!solvable || unknown.empty() || known <= 0 || elements[t] % known != 0) continue;
+      shape.sizes[unknown] = elements[t] / known;
+      fixed.insert(unknown);
     }
-    shape.sizes[extent] = elements[t];
-    fixed.insert(extent);
   }
   if (fixed.size() == shape.sizes.size() && matches(shape)) {
     shape.label = "sample";

@@ -113,7 +113,8 @@ nlohmann::json PackageReport::ToJson() const {
                       {"ok", ok()},
                       {"package", candidate},
                       {"baseline", baseline.empty() ? nlohmann::json() : nlohmann::json(baseline)},
-                      {"op_type", definition.type}};
+                      {"op_type", definition.type},
+                      {"kind", sample ? "sample" : "package"}};
   nlohmann::json list = nlohmann::json::array();
   for (const PackageRun& r : runs) {
     nlohmann::json run = {{"dtypes", r.combo.Describe()}, {"ok", r.ok()}};
@@ -132,8 +133,13 @@ nlohmann::json PackageReport::ToJson() const {
 
 std::string PackageReport::RenderText() const {
   std::ostringstream out;
-  out << "cannbot validate: " << candidate << "\n  op " << op << " (OpDef " << definition.type
-      << ", " << runs.size() << " dtype combination" << (runs.size() == 1 ? "" : "s") << ")\n";
+  out << "cannbot validate: " << candidate << "\n  op " << op;
+  if (sample) {
+    out << " (kernel " << definition.type << ", launched as its host program launches it)\n";
+  } else {
+    out << " (OpDef " << definition.type << ", " << runs.size() << " dtype combination"
+        << (runs.size() == 1 ? "" : "s") << ")\n";
+  }
   if (!baseline.empty()) out << "  baseline " << baseline << "\n";
   for (const std::string& note : notes) out << "  note: " << note << "\n";
   for (const PackageRun& r : runs) {
@@ -160,9 +166,10 @@ std::string PackageReport::RenderText() const {
   out << "\n" << (ok() ? "every combination that ran passed" : "NOT every combination passed");
   if (skipped > 0) out << " (" << skipped << " skipped: not emulated yet)";
   out
-      << (baseline.empty() ? " (compile and numeric layers; give --baseline-package for the "
-                             "estimated speed)"
-                           : "")
+      << (!baseline.empty() ? ""
+          : sample ? " (compile and numeric layers; give --baseline DIR for the estimated speed)"
+                   : " (compile and numeric layers; give --baseline-package for the estimated "
+                     "speed)")
       << "\n";
   return out.str();
 }
@@ -270,6 +277,7 @@ Result<PackageReport> ValidateSample(validator::Validator& validator,
   report.candidate = request.candidate.Describe();
   if (request.baseline) report.baseline = request.baseline->Describe();
   report.definition.type = candidate.launch.kernel;
+  report.sample = true;
   PackageRun run;
   size_t t = 0;
   for (const auto kind : {ops::ParamKind::kInput, ops::ParamKind::kOutput}) {

@@ -42,7 +42,8 @@ struct PackageRun {
 struct PackageReport {
   std::string op;
   std::string candidate, baseline;  // the packages' descriptions ("" baseline: none)
-  ascendc::OpDefinition definition;
+  ascendc::OpDefinition definition;  // a sample's: only `type`, its kernel's name
+  bool sample = false;                // a sample-style kernel (ValidateSample), not a package
   std::vector<PackageRun> runs;
   // What a person should know about how the package was run: an OpDef attribute the op has
   // no value for (every launch used the attribute's OpDef default).

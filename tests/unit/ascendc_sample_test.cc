@@ -1,0 +1,119 @@
+// Reading what a sample's host program launched (ascendc/sample.h): the discovery lines, the
+// op's shape from the tensors' sizes, and the recorded launch the replay build gets.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "builtin_ops.h"
+#include "cannbot/ascendc/sample.h"
+
+namespace cannbot::ascendc {
+namespace {
+
+Sample AddSample() {
+  Sample s;
+  s.dir = "samples/add";
+  s.kernel_file = "add_custom.cpp";
+  s.entry = "add_custom";
+  s.entry_params = "GM_ADDR x, GM_ADDR y, GM_ADDR z, AddTiling tiling";
+  s.host_file = "main.cpp";
+  s.files = {{"add_custom.cpp", "#include \"kernel_operator.h\"\n#include \"tiling/add.h\"\n"},
+             {"tiling/add.h", "#include \"common.h\"\nstruct AddTiling { int n; };\n"},
+             {"common.h", "// shared\n"},
+             {"main.cpp", "#include \"data_utils.h\"\n"},
+             {"data_utils.h", "// fopen, never part of the replay\n"}};
+  return s;
+}
+
+const char* const kDiscovered =
+    "cannot open ./input/input_x.bin\n"
+    "cannbot-sample-launch: add_custom 8 4\n"
+    "cannbot-sample-arg: 0 gm 32768 -\n"
+    "cannbot-sample-arg: 1 gm 32768 -\n"
+    "cannbot-sample-arg: 2 gm 32768 -\n"
+    "cannbot-sample-arg: 3 value 4 00400000\n"
+    "cannbot-sample-type: 0 float16\n"
+    "cannbot-sample-type: 1 float16\n"
+    "cannbot-sample-type: 2 float16\n"
+    "cannbot-sample-end\n";
+
+TEST(SampleLaunchTest, TheDiscoveryLinesGiveTheLaunch) {
+  auto launch = ParseSampleLaunch(kDiscovered, "exited with status 0", AddSample(), 3);
+  ASSERT_TRUE(launch.ok()) << launch.status().ToString();
+  EXPECT_EQ(launch->kernel, "add_custom");
+  EXPECT_EQ(launch->block_dim, 8u);
+  ASSERT_EQ(launch->args.size(), 4u);
+  EXPECT_FALSE(launch->args[3].gm);
+  EXPECT_EQ(launch->args[3].data, std::string("\x00\x40\x00\x00", 4));
+  EXPECT_EQ(launch->TensorDtypes(3), (std::vector<std::string>{"float16", "float16", "float16"}));
+  EXPECT_EQ(launch->TensorElements(3), (std::vector<int64_t>{16384, 16384, 16384}));
+
+  // The replay build: the kernel's headers (not the host's), the entry and the arguments.
+  const PackageFiles files = SampleReplayFiles(AddSample(), *launch);
+  std::vector<std::string> names;
+  for (const auto& [name, text] : files) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"tiling/add.h", "common.h",
+                                             "cannbot_sample_replay.inc"}));
+  const std::string& inc = files.back().second;
+  EXPECT_NE(inc.find("#include \"tiling/add.h\""), std::string::npos) << inc;
+  EXPECT_NE(inc.find("void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, AddTiling tiling);"),
+            std::string::npos) << inc;
+  EXPECT_NE(inc.find("{false, 4u, CANNBOT_SAMPLE_BYTES_3}"), std::string::npos) << inc;
+  EXPECT_NE(inc.find("0x00,0x40,0x00,0x00,"), std::string::npos) << inc;
+  EXPECT_NE(inc.find("#define CANNBOT_SAMPLE_BLOCK_DIM 8u"), std::string::npos) << inc;
+}
+
+TEST(SampleLaunchTest, WhatCannotBeRunIsSaid) {
+  const Sample s = AddSample();
+  auto error = ParseSampleLaunch("cannbot-sample-error: argument 1 of ICPU_RUN_KF is a pointer\n",
+                                 "exited with status 3", s, 3);
+  ASSERT_FALSE(error.ok());
+  EXPECT_NE(error.status().message().find("argument 1 of ICPU_RUN_KF"), std::string::npos);
+
+  auto none = ParseSampleLaunch("cannbot-sample-no-launch: 0\n", "exited with status 0", s, 3);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("returned 0 without launching"), std::string::npos);
+
+  // Two GM buffers for an op with three tensors.
+  auto few = ParseSampleLaunch(
+      "cannbot-sample-launch: add_custom 8 2\ncannbot-sample-arg: 0 gm 64 -\n"
+      "cannbot-sample-arg: 1 gm 64 -\n", "exited with status 0", s, 3);
+  ASSERT_FALSE(few.ok());
+  EXPECT_NE(few.status().message().find("passes 2 GM buffers; the op has 3 tensors"),
+            std::string::npos) << few.status().ToString();
+
+  // A 33-byte half tensor is not whole elements.
+  std::string odd = kDiscovered;
+  odd.replace(odd.find("0 gm 32768"), 10, "0 gm 33");
+  auto partial = ParseSampleLaunch(odd, "exited with status 0", s, 3);
+  ASSERT_FALSE(partial.ok());
+  EXPECT_NE(partial.status().message().find("33-byte allocation"), std::string::npos)
+      << partial.status().ToString();
+}
+
+TEST(SampleShapeTest, SizesComeFromTheTensorsCounts) {
+  const ops::OpSpec* add = cannbot_test::BuiltInOps().Find("add");
+  const ops::OpSpec* layernorm = cannbot_test::BuiltInOps().Find("layernorm");
+  ASSERT_NE(add, nullptr);
+  ASSERT_NE(layernorm, nullptr);
+  auto n = SampleShape(*add, {1000, 1000, 1000});
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_EQ(n->Size("n"), 1000);
+  EXPECT_EQ(n->label, "sample");
+  EXPECT_FALSE(n->perf);
+  // cols from gamma alone, rows from x = rows * cols.
+  auto rows = SampleShape(*layernorm, {48 * 1024, 1024, 1024, 48 * 1024});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(rows->Size("rows"), 48);
+  EXPECT_EQ(rows->Size("cols"), 1024);
+  EXPECT_GT(rows->Scalar("eps"), 0.0f);  // the op's own default
+  // Tensors that disagree fix no shape.
+  auto bad = SampleShape(*add, {1000, 2000, 1000});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("a=1000, b=2000, y=1000"), std::string::npos)
+      << bad.status().ToString();
+}
+
+}  // namespace
+}  // namespace cannbot::ascendc
