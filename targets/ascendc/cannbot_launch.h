@@ -195,8 +195,8 @@ struct LaunchExtras {
   // Each tensor's element type, inputs first; kDefault: by dtype_bits and bfloat16.
   Elem types[kMaxTensors] = {};
   // A sample's other GM arguments (its tiling or workspace buffers as its main() filled them,
-  // cannbot_sample.h): copied into the arena as writable regions of any element type, their
-  // addresses given to a body that takes a fifth argument.
+  // cannbot_sample.h): copied into the arena as writable regions of any element type that the
+  // kernel may also dereference, their addresses given to a body that takes a fifth argument.
   std::vector<std::pair<const uint8_t*, uint64_t>> buffers;
 };
 
@@ -324,8 +324,10 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
   std::vector<GM_ADDR> buffer_addr;
   for (size_t i = 0; i < extras.buffers.size(); ++i) {
     std::memcpy(arena + buffer_offset[i], extras.buffers[i].first, extras.buffers[i].second);
+    // Addressed directly, unlike the tensors: samples read their tiling through the pointer
+    // (the CPU-debug GET_TILING_DATA they define), as the vendor's CPU simulator allows.
     GmRegion a;
-    a.view = view + buffer_offset[i];
+    a.view = arena + buffer_offset[i];
     a.bytes = extras.buffers[i].second;
     a.data = arena + buffer_offset[i];
     a.writable = true;

@@ -149,11 +149,14 @@ template <typename... P, typename... A>
   int ordinal = 0;
   auto add_region = [&](const void* pointer) {
     const Allocation* a = Find(pointer);
-    void* reserved = mmap(nullptr, a->bytes, PROT_NONE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (reserved == MAP_FAILED) Fail("cannot reserve %llu bytes", (unsigned long long)a->bytes);
     cannbot_ascendc::GmRegion r;
-    r.view = static_cast<const uint8_t*>(reserved);
+    r.view = a->data;  // past the tensors: dereferenced directly, as the replay allows
+    if (ordinal < CANNBOT_SAMPLE_TENSORS) {  // tensors: reached through DataCopy only
+      void* reserved = mmap(nullptr, a->bytes, PROT_NONE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (reserved == MAP_FAILED) Fail("cannot reserve %llu bytes", (unsigned long long)a->bytes);
+      r.view = static_cast<const uint8_t*>(reserved);
+    }
     r.bytes = a->bytes;
     r.data = a->data;
     r.writable = true;
