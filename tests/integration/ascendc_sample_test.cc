@@ -87,6 +87,26 @@ TEST_F(SampleTest, AnUnmodifiedSampleIsLaunchedAsItsHostProgramLaunchesIt) {
       << rejected->runs[0].check->reason;
 }
 
+TEST_F(SampleTest, ATilingInAGmBufferIsReadThroughItsPointer) {
+  // The tiling in a GmAlloc buffer the host fills, read by dereferencing the kernel's GM_ADDR
+  // (as samples' CPU-debug GET_TILING_DATA does): the replay gives it the bytes the host wrote.
+  auto gm = EditedSample(
+      "add_custom",
+      {{"AddCustomTilingData tiling);", "GM_ADDR tiling);"},
+       {"AddCustomTilingData tiling) {", "GM_ADDR tiling) {"},
+       {"op.Init(x, y, z, tiling);",
+        "op.Init(x, y, z, *reinterpret_cast<__gm__ AddCustomTilingData*>(tiling));"},
+       {"  ICPU_RUN_KF(add_custom, blockDim, x, y, z, tiling);",
+        "  uint8_t* t = (uint8_t*)AscendC::GmAlloc(sizeof(tiling));\n"
+        "  std::memcpy(t, &tiling, sizeof(tiling));\n"
+        "  ICPU_RUN_KF(add_custom, blockDim, x, y, z, t);"}});
+  ASSERT_TRUE(gm.ok()) << gm.status().ToString();
+  auto report = Check(*gm);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_TRUE(report->runs[0].check.has_value());
+  EXPECT_TRUE(report->runs[0].check->ok) << report->runs[0].check->reason;
+}
+
 TEST_F(SampleTest, ABaselineSampleGivesTheCostModelsComparison) {
   auto fast = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_custom"));
   auto slow = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_custom_single_core"));
