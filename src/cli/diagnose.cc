@@ -58,6 +58,13 @@ Result<Loaded> EstimatedProfile(const DiagnoseFlags& flags, const ops::Registry&
     return Loaded{std::move(p), flags.package + " (emulated as " + flags.op +
                                     ", estimated by the cost model)"};
   }
+  if (target.name() == "ascendc" && ascendc::LooksLikeSample(flags.source)) {
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, ascendc::LoadSample(flags.source));
+    CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimateSampleProfile(
+                                                     validator, registry, flags.op, sample));
+    return Loaded{std::move(p), flags.source + " (a sample, emulated as " + flags.op +
+                                    ", estimated by the cost model)"};
+  }
   auto text = ReadFile(flags.source, 4u << 20);
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
   CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimateProfile(validator, target, flags.op,
@@ -181,7 +188,8 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--op", flags->op, "Self-profile: the built-in op the kernel implements");
   cmd->add_option("--source,--kernel-source", flags->source,
                   "Self-profile: the kernel source to time on this CPU (with --target ascendc: "
-                  "to estimate from its emulated launch)");
+                  "to estimate from its emulated launch; a sample's directory, kernel file + "
+                  "host main.cpp, at the launch its host program makes)");
   cmd->add_option("--package", flags->package,
                   "Self-profile an Ascend C operator package (op_host/ + op_kernel/) from its "
                   "emulated launch, every dtype combination (--target ascendc)");

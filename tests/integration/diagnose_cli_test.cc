@@ -293,5 +293,20 @@ TEST(DiagnoseCliTest, AnAscendcKernelIsDiagnosedFromItsEmulatedLaunch) {
             2);  // --package needs --target ascendc
 }
 
+TEST(DiagnoseCliTest, ASampleIsDiagnosedAtTheLaunchItsHostProgramMakes) {
+  const std::string db = "--db=" + std::string(CANNBOT_BUILD_DIR) + "/tests/integration-store.db";
+  DiagnoseCli single = Diagnose({"--target", "ascendc", "--op", "add", "--source",
+                                 SourcePath("examples/ascendc/samples/add_custom_single_core"),
+                                 "--json", db});
+  ASSERT_EQ(single.exit_code, 0) << single.output;
+  nlohmann::json out = ParseDiagnoseJson(single.output);
+  ASSERT_TRUE(out.is_object()) << single.output;
+  const nlohmann::json& kernel = out["profile"]["kernels"][0];
+  EXPECT_EQ(kernel["block_dim"], 1);  // main.cpp's blockDim, not a shape case's
+  EXPECT_NE(kernel["name"].get<std::string>().find("a=float16"), std::string::npos);
+  const std::vector<std::string> found = Findings(out["diagnosis"]);
+  EXPECT_NE(std::find(found.begin(), found.end(), "core_imbalance"), found.end()) << single.output;
+}
+
 }  // namespace
 }  // namespace cannbot

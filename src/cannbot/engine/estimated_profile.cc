@@ -50,19 +50,15 @@ Result<profile::Profile> EstimateProfile(validator::Validator& validator,
   return p;
 }
 
-Result<profile::Profile> EstimatePackageProfile(validator::Validator& validator,
-                                                const ops::Registry& registry,
-                                                const std::string& op,
-                                                const ascendc::Package& package) {
-  PackageRequest request;
-  request.op = op;
-  request.candidate = package;
-  request.baseline = package;
-  CANNBOT_ASSIGN_OR_RETURN(PackageReport report, ValidatePackage(validator, registry, request));
+namespace {
+
+// One profile kernel per run of a package's or sample's report against itself.
+Result<profile::Profile> ProfileOfReport(const PackageReport& report, const std::string& op,
+                                         const std::string& entry, const std::string& who) {
   std::optional<profile::Profile> p;
   std::string why;
   for (const PackageRun& run : report.runs) {
-    const std::string name = package.entry + " (" + run.combo.Describe() + ")";
+    const std::string name = entry + " (" + run.combo.Describe() + ")";
     if (!run.skipped.empty()) {
       why += (why.empty() ? "" : "; ") + name + " skipped: " + run.skipped;
       continue;
@@ -77,11 +73,36 @@ Result<profile::Profile> EstimatePackageProfile(validator::Validator& validator,
     p->kernels.back().name = name;
     p->kernels.back().type = op;
   }
-  if (!p) {
-    return Status::InvalidArgument(package.Describe() + " has no estimated profile: " + why);
-  }
+  if (!p) return Status::InvalidArgument(who + " has no estimated profile: " + why);
   if (!why.empty()) p->notes.push_back("not profiled: " + why);
+  for (const std::string& note : report.notes) p->notes.push_back(note);
   return *p;
+}
+
+}  // namespace
+
+Result<profile::Profile> EstimatePackageProfile(validator::Validator& validator,
+                                                const ops::Registry& registry,
+                                                const std::string& op,
+                                                const ascendc::Package& package) {
+  PackageRequest request;
+  request.op = op;
+  request.candidate = package;
+  request.baseline = package;
+  CANNBOT_ASSIGN_OR_RETURN(PackageReport report, ValidatePackage(validator, registry, request));
+  return ProfileOfReport(report, op, package.entry, package.Describe());
+}
+
+Result<profile::Profile> EstimateSampleProfile(validator::Validator& validator,
+                                               const ops::Registry& registry,
+                                               const std::string& op,
+                                               const ascendc::Sample& sample) {
+  SampleRequest request;
+  request.op = op;
+  request.candidate = sample;
+  request.baseline = sample;
+  CANNBOT_ASSIGN_OR_RETURN(PackageReport report, ValidateSample(validator, registry, request));
+  return ProfileOfReport(report, op, sample.entry, sample.Describe());
 }
 
 }  // namespace cannbot::engine

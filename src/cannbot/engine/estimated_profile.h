@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cannbot/ascendc/package.h"
+#include "cannbot/ascendc/sample.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/profile/profile.h"
 #include "cannbot/target/target.h"
@@ -33,5 +34,11 @@ Result<profile::Profile> EstimatePackageProfile(validator::Validator& validator,
                                                 const ops::Registry& registry,
                                                 const std::string& op,
                                                 const ascendc::Package& package);
+// A sample-style kernel (ascendc/sample.h): one profile kernel, "<entry> (<dtypes>)", at the
+// shape its host program launches.
+Result<profile::Profile> EstimateSampleProfile(validator::Validator& validator,
+                                               const ops::Registry& registry,
+                                               const std::string& op,
+                                               const ascendc::Sample& sample);
 
 }  // namespace cannbot::engine
