@@ -30,6 +30,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "cannbot_ascendc_cast.h"
 #include "cannbot_ascendc_vector.h"
 
 namespace AscendC {
