@@ -192,41 +192,54 @@ std::string AscendcJudge::OutputDtype(const ops::OpSpec& op, size_t output_index
   return at < tensor_dtypes_.size() ? tensor_dtypes_[at] : "";
 }
 
+std::string AscendcJudge::ReadLaunch(const ops::OpSpec& op, size_t output_index, size_t inputs,
+                                     const std::string& printed, Launched* launched) const {
+  const auto stats = LastStats(printed);
+  Launched& l = *launched;
+  l.dtype_bits = stats ? stats->dtype_bits : 32;
+  l.bf16 = stats && stats->bfloat16;
+  l.converted_inputs = l.dtype_bits == 16;
+  l.convert = [bf16 = l.bf16](size_t, float v) {
+    return bf16 ? ascendc::QuantizeToBf16(v) : ascendc::QuantizeToHalf(v);
+  };
+  if (tensor_dtypes_.empty()) return "";
+  // cannbot chose the launch's dtypes: the stats must agree.
+  const std::string first = OutputDtype(op, 0);
+  if (stats && (stats->dtype_bits != ascendc::DtypeBits(first) ||
+                stats->bfloat16 != (first == "bfloat16"))) {
+    return "the launch statistics describe another dtype than the launch's " + first +
+           " (a kernel that prints its own statistics line?)";
+  }
+  const std::string out_dtype = OutputDtype(op, output_index);
+  l.dtype_bits = ascendc::DtypeBits(out_dtype);
+  l.bf16 = out_dtype == "bfloat16";
+  l.converted_inputs = false;
+  for (size_t i = 0; i < inputs && i < tensor_dtypes_.size(); ++i) {
+    l.converted_inputs = l.converted_inputs || tensor_dtypes_[i] != "float32";
+  }
+  l.convert = [this](size_t i, float v) {
+    return i < tensor_dtypes_.size() ? ascendc::AsLaunched(tensor_dtypes_[i], v) : v;
+  };
+  return "";
+}
+
 std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
                                 const std::vector<ops::Tensor>& inputs, size_t output_index,
                                 const ops::Tensor& expected_tensor, const ops::Tensor& got_tensor,
                                 const std::string& printed, Comparison* summary) const {
-  const auto stats = LastStats(printed);
-  uint32_t dtype = stats ? stats->dtype_bits : 32;
-  bool bf16 = stats && stats->bfloat16;
+  Launched launched;
+  const std::string contradiction =
+      ReadLaunch(op, output_index, inputs.size(), printed, &launched);
+  if (!contradiction.empty()) return contradiction;
+  const uint32_t dtype = launched.dtype_bits;
+  const bool bf16 = launched.bf16;
   const std::string out_dtype = OutputDtype(op, output_index);
-  bool converted_inputs = dtype == 16;
-  std::function<float(size_t, float)> convert = [bf16](size_t, float v) {
-    return bf16 ? ascendc::QuantizeToBf16(v) : ascendc::QuantizeToHalf(v);
-  };
-  if (!tensor_dtypes_.empty()) {  // cannbot chose the launch's dtypes: the stats must agree
-    const std::string first = OutputDtype(op, 0);
-    if (stats && (stats->dtype_bits != ascendc::DtypeBits(first) ||
-                  stats->bfloat16 != (first == "bfloat16"))) {
-      return "the launch statistics describe another dtype than the launch's " + first +
-             " (a kernel that prints its own statistics line?)";
-    }
-    dtype = ascendc::DtypeBits(out_dtype);
-    bf16 = out_dtype == "bfloat16";
-    converted_inputs = false;
-    for (size_t i = 0; i < inputs.size() && i < tensor_dtypes_.size(); ++i) {
-      converted_inputs = converted_inputs || tensor_dtypes_[i] != "float32";
-    }
-    convert = [this](size_t i, float v) {
-      return i < tensor_dtypes_.size() ? ascendc::AsLaunched(tensor_dtypes_[i], v) : v;
-    };
-  }
   const double floor = op.tolerance(shape).atol;
   // The emulated runtime launches fp32 buffers (ascendc.md); the launch converts them. A
   // reference source was fed the converted inputs already (target::Plan::input_rounding).
   std::vector<float> expected =
-      converted_inputs && op.reference
-          ? OnLaunchedInputs(op, shape, inputs, output_index, convert)
+      launched.converted_inputs && op.reference
+          ? OnLaunchedInputs(op, shape, inputs, output_index, launched.convert)
           : expected_tensor.ToFloats();
   const std::vector<float> got = got_tensor.ToFloats();
   const int64_t elements = static_cast<int64_t>(got.size());

@@ -12,6 +12,7 @@
 // Thread-safety: plain values and pure functions; the judge is immutable.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,18 @@ class AscendcJudge : public OutputJudge {
  private:
   // The launch's dtype for output `output_index` of `op` ("" when cannbot did not choose).
   std::string OutputDtype(const ops::OpSpec& op, size_t output_index) const;
+
+  // How the judged output was launched: its width, whether bf16, and how the launch converted
+  // each input (when it converted any).
+  struct Launched {
+    uint32_t dtype_bits = 32;
+    bool bf16 = false;
+    bool converted_inputs = false;
+    std::function<float(size_t, float)> convert;
+  };
+  // "" and `*launched`, or why the statistics line contradicts the launch cannbot chose.
+  std::string ReadLaunch(const ops::OpSpec& op, size_t output_index, size_t inputs,
+                         const std::string& printed, Launched* launched) const;
 
   std::vector<std::string> tensor_dtypes_;  // empty: the dtype the statistics line reports
 };
