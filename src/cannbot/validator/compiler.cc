@@ -25,6 +25,9 @@ namespace {
 // links the OpenMP runtime (source_check.h rejects calls into it).
 const char* const kFixedFlags[] = {"-fopenmp-simd"};
 
+// Yardstick facts kept in memory (each holds the plain build's exported symbols).
+constexpr size_t kMaxYardsticks = 64;
+
 // The compiler child's PATH. Fixed rather than the daemon's: the confined compiler may only
 // run programs from the system directories anyway, and the compiler itself is resolved to
 // an absolute path with the daemon's PATH (ResolveCompiler), so a compiler installed
@@ -328,6 +331,8 @@ Result<ObjectFacts> Compiler::YardstickFacts(const ops::OpSpec& op, const Target
   }
   CANNBOT_ASSIGN_OR_RETURN(ObjectFacts facts, InspectSharedObject(plain_bytes));
   std::lock_guard<std::mutex> lock(yardstick_mu_);
+  // A daemon meets many ops and packages: keep the memory bounded (the store still caches).
+  if (yardsticks_.size() >= kMaxYardsticks) yardsticks_.clear();
   yardsticks_.emplace(key, facts);
   return facts;
 }
