@@ -127,8 +127,7 @@ int RunSample(const ValidateFlags& flags, const ops::Registry& registry) {
     if (!baseline.ok()) return ReportError(baseline.status(), flags.json);
     request.baseline = std::move(baseline).value();
   }
-  if (flags.seed_given) request.seed = flags.seed;
-  if (flags.min_speedup > 0) request.min_speedup = flags.min_speedup;
+  if (flags.seed_given) request.seed = flags.seed;  // --min-speedup is in the validator's config
   return PrintReport(flags, registry, [&](validator::Validator& validator) {
     return engine::ValidateSample(validator, registry, request);
   });

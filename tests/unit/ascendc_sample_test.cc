@@ -83,6 +83,14 @@ TEST(SampleLaunchTest, WhatCannotBeRunIsSaid) {
   EXPECT_NE(few.status().message().find("passes 2 GM buffers; the op has 3 tensors"),
             std::string::npos) << few.status().ToString();
 
+  // The host program can print anything: a forged argument line is an error, not a crash.
+  std::string forged = kDiscovered;
+  forged.replace(forged.find("00400000"), 8, "zz400000");
+  auto unreadable = ParseSampleLaunch(forged, "exited with status 0", s, 3);
+  ASSERT_FALSE(unreadable.ok());
+  EXPECT_NE(unreadable.status().message().find("unreadable discovery line"), std::string::npos)
+      << unreadable.status().ToString();
+
   // A 33-byte half tensor is not whole elements.
   std::string odd = kDiscovered;
   odd.replace(odd.find("0 gm 32768"), 10, "0 gm 33");

@@ -1,6 +1,8 @@
 #include "cannbot/ascendc/sample.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -60,12 +62,19 @@ std::string Hex(const std::string& bytes) {
   return out;
 }
 
+// The discovery program's hex ("-": none). Its output is the sample's to forge: anything but
+// pairs of hex digits is an error, never an exception.
 Result<std::string> FromHex(const std::string& hex) {
   if (hex == "-") return std::string();
+  auto digit = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
   if (hex.size() % 2 != 0) return Status::InvalidArgument("odd hex");
   std::string out;
   for (size_t i = 0; i < hex.size(); i += 2) {
-    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    const int hi = digit(hex[i]), lo = digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) return Status::InvalidArgument("not hex");
+    out += static_cast<char>(hi * 16 + lo);
   }
   return out;
 }
@@ -179,20 +188,25 @@ Result<Sample> LoadSample(const std::string& dir) {
   return s;
 }
 
+std::vector<const SampleArg*> SampleLaunch::TensorArgs(size_t tensors) const {
+  std::vector<const SampleArg*> out;
+  for (const SampleArg& a : args) {
+    if (a.gm && out.size() < tensors) out.push_back(&a);
+  }
+  return out;
+}
+
 std::vector<std::string> SampleLaunch::TensorDtypes(size_t tensors) const {
   std::vector<std::string> out;
-  for (const SampleArg& a : args) {
-    if (a.gm && out.size() < tensors) out.push_back(a.dtype);
-  }
+  for (const SampleArg* a : TensorArgs(tensors)) out.push_back(a->dtype);
   return out;
 }
 
 std::vector<int64_t> SampleLaunch::TensorElements(size_t tensors) const {
   std::vector<int64_t> out;
-  for (const SampleArg& a : args) {
-    if (!a.gm || out.size() >= tensors) continue;
-    const uint32_t bits = DtypeBits(a.dtype);
-    out.push_back(bits == 0 ? 0 : static_cast<int64_t>(a.bytes * 8 / bits));
+  for (const SampleArg* a : TensorArgs(tensors)) {
+    const uint32_t bits = DtypeBits(a->dtype);
+    out.push_back(bits == 0 ? 0 : static_cast<int64_t>(a->bytes * 8 / bits));
   }
   return out;
 }
@@ -277,35 +291,30 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::st
   if (launch.block_dim == 0) {
     return Status::InvalidArgument(who + ": its launch has a block dim of 0");
   }
-  // Arguments the host program left all zero: most often a tiling its scripts write to input/.
+  // Arguments past the tensors the host program left all zero: most often a tiling its
+  // scripts write to input/.
+  const std::vector<const SampleArg*> tensor_args = launch.TensorArgs(tensors);
   std::string zeros;
-  size_t gm = 0;
   for (size_t i = 0; i < launch.args.size(); ++i) {
     const SampleArg& a = launch.args[i];
-    if (a.gm && gm++ < tensors) continue;
-    if (!a.data.empty() && a.data.find_first_not_of('\0') == std::string::npos) {
+    const bool tensor = std::find(tensor_args.begin(), tensor_args.end(), &a) != tensor_args.end();
+    if (!tensor && !a.data.empty() && a.data.find_first_not_of('\0') == std::string::npos) {
       zeros += " argument " + std::to_string(i) + " (" + std::to_string(a.bytes) + " bytes) is all "
                "zeros: if the host program reads it from a file its scripts write (input/*.bin), "
                "run them once so the file is in the sample's directory.";
     }
   }
-  const std::vector<std::string> dtypes = launch.TensorDtypes(tensors);
-  const std::vector<int64_t> elements = launch.TensorElements(tensors);
-  size_t tensor = 0;
-  for (const SampleArg& a : launch.args) {
-    if (!a.gm || tensor >= tensors) continue;
+  for (size_t t = 0; t < tensor_args.size(); ++t) {
+    const SampleArg& a = *tensor_args[t];
     const uint32_t bits = DtypeBits(a.dtype);
-    if (bits != 0 && (a.bytes * 8 % bits != 0 || elements[tensor] == 0)) {
-      return Status::InvalidArgument(who + ": tensor " + std::to_string(tensor) + " is a " +
+    if (bits != 0 && (a.bytes * 8 % bits != 0 || a.bytes * 8 < bits)) {
+      return Status::InvalidArgument(who + ": tensor " + std::to_string(t) + " is a " +
                                      std::to_string(a.bytes) + "-byte allocation, not a whole "
                                      "number (at least one) of its " + a.dtype + " elements");
     }
-    ++tensor;
-  }
-  for (size_t t = 0; t < dtypes.size(); ++t) {
-    if (!dtypes[t].empty() && dtypes[t] != "unknown") {
-      if (IsLaunchable(dtypes[t])) continue;
-      return Status::InvalidArgument(who + ": tensor " + std::to_string(t) + " is " + dtypes[t] +
+    if (!a.dtype.empty() && a.dtype != "unknown") {
+      if (IsLaunchable(a.dtype)) continue;
+      return Status::InvalidArgument(who + ": tensor " + std::to_string(t) + " is " + a.dtype +
                                      ", which cannbot's launch does not run");
     }
     return Status::InvalidArgument(
@@ -362,17 +371,14 @@ Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>
       fixed.insert(unknown);
     }
   }
-  if (fixed.size() == shape.sizes.size() && matches(shape)) {
-    shape.label = "sample";
-    shape.perf = false;
-    return shape;
-  }
+  auto as_sample = [](ops::Shape found) {
+    found.label = "sample";
+    found.perf = false;
+    return found;
+  };
+  if (fixed.size() == shape.sizes.size() && matches(shape)) return as_sample(shape);
   for (const ops::Shape& known : op.shapes) {
-    if (!matches(known)) continue;
-    shape = known;
-    shape.label = "sample";
-    shape.perf = false;
-    return shape;
+    if (matches(known)) return as_sample(known);
   }
   return Status::InvalidArgument("the sample's tensors (" + counts + ") fix no shape of op " +
                                  op.name + ": its sizes cannot be read from the element counts "
@@ -380,24 +386,20 @@ Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>
 }
 
 PackageFiles SampleReplayFiles(const Sample& sample, const SampleLaunch& launch) {
+  std::map<std::string, const std::string*> text_of;
+  for (const auto& [name, text] : sample.files) text_of[name] = &text;
   PackageFiles out;
   std::set<std::string> seen;
   std::vector<std::string> pending = {sample.kernel_file};
-  std::vector<std::string> direct;
+  const std::vector<std::string> direct =
+      LocalIncludes(sample.files, sample.kernel_file, *text_of[sample.kernel_file]);
   while (!pending.empty()) {
     const std::string file = pending.back();
     pending.pop_back();
-    for (const auto& [name, text] : sample.files) {
-      if (name != file) continue;
-      for (const std::string& inc : LocalIncludes(sample.files, name, text)) {
-        if (file == sample.kernel_file) direct.push_back(inc);
-        if (seen.insert(inc).second) {
-          pending.push_back(inc);
-          for (const auto& f : sample.files) {
-            if (f.first == inc) out.push_back(f);
-          }
-        }
-      }
+    for (const std::string& inc : LocalIncludes(sample.files, file, *text_of[file])) {
+      if (!seen.insert(inc).second) continue;
+      pending.push_back(inc);
+      out.push_back({inc, *text_of[inc]});
     }
   }
   // Macros only: the file is checked like the kernel's own, where lower-case reserved names

@@ -59,7 +59,8 @@ struct SampleLaunch {
   uint64_t tiling_key = 0;
   std::vector<SampleArg> args;
 
-  // The first `tensors` GM arguments: their dtypes and element counts.
+  // The first `tensors` GM arguments (the op's tensors), their dtypes and element counts.
+  std::vector<const SampleArg*> TensorArgs(size_t tensors) const;
   std::vector<std::string> TensorDtypes(size_t tensors) const;
   std::vector<int64_t> TensorElements(size_t tensors) const;
 };

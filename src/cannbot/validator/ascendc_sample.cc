@@ -10,7 +10,7 @@ namespace {
 // The cpu-ABI function the runner calls: the recorded launch, the op's tensors in place of the
 // sample's (targets/ascendc/cannbot_sample.h, Replay).
 std::string SampleWrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
-                    const std::vector<std::string>& dtypes) {
+                          const std::vector<std::string>& dtypes) {
   std::string inputs, outputs, elements, types;
   for (const std::string& d : dtypes) types += (types.empty() ? "\"" : ", \"") + d + "\"";
   for (const auto kind : {ops::ParamKind::kInput, ops::ParamKind::kOutput}) {
