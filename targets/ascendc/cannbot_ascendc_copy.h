@@ -103,6 +103,25 @@ inline void CheckAlignment(const LocalTensor<T>& local, const GlobalTensor<T>* g
   }
 }
 
+// DataCopy's MTE2 fills the Unified Buffer or L1; MTE3 drains the Unified Buffer only (L0C is
+// read out by Fixpipe, L0A/L0B are filled from L1 by LoadData).
+inline void CheckCopyMemory(const cannbot_ascendc::Slot& s, bool into_core, TPosition position,
+                            const char* api) {
+  const bool ok = s.memory == cannbot_ascendc::kMemUb ||
+                  (into_core && s.memory == cannbot_ascendc::kMemL1);
+  if (!ok) {
+    cannbot_ascendc::Violation(
+        "wrong-position",
+        "%s %s a LocalTensor at TPosition::%s, in %s; DataCopy %s (%s)", api,
+        into_core ? "fills" : "reads", PositionName(position),
+        cannbot_ascendc::MemoryName(s.memory),
+        into_core ? "from global memory reaches the Unified Buffer and L1 only"
+                  : "to global memory leaves from the Unified Buffer only",
+        s.memory == cannbot_ascendc::kMemL0C ? "L0C results go out through Fixpipe"
+                                             : "L0A and L0B are filled from L1 by LoadData");
+  }
+}
+
 inline void MarkQueueCopy(const cannbot_ascendc::Slot& s) {
   if (s.queue >= 0) cannbot_ascendc::R().queue(s.queue).carried_copies = true;
 }
@@ -114,6 +133,7 @@ inline void GmToUb(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const 
   CheckAlignment(dst, &src, api);
   const uint64_t ub_end = c.count == 0 ? 0 : (c.count - 1) * c.ub_pitch + c.ub_footprint;
   cannbot_ascendc::Slot& s = CheckLocalBasic(dst, (ub_end + sizeof(T) - 1) / sizeof(T), api);
+  CheckCopyMemory(s, /*into_core=*/true, dst.cb_position_, api);
   const uint64_t gm_span = c.count == 0 ? 0 : (c.count - 1) * c.gm_pitch + c.block_bytes;
   const uint8_t* from =
       R().TranslateGm(src.cb_addr_, gm_span, /*write=*/false, static_cast<int>(sizeof(T) * 8), api,
@@ -144,6 +164,7 @@ inline void UbToGm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const 
   CheckAlignment(src, &dst, api);
   const uint64_t ub_end = c.count == 0 ? 0 : (c.count - 1) * c.ub_pitch + c.block_bytes;
   cannbot_ascendc::Slot& s = CheckLocalBasic(src, (ub_end + sizeof(T) - 1) / sizeof(T), api);
+  CheckCopyMemory(s, /*into_core=*/false, src.cb_position_, api);
   if (s.pending_vec || s.pending_mte2) {
     cannbot_ascendc::Violation(
         "missing-sync",

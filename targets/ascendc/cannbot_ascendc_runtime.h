@@ -33,6 +33,30 @@ namespace cannbot_ascendc {
 constexpr uint32_t kBlockBytes = 32;    // one DataBlock: the unit of copies and UB addresses
 constexpr uint32_t kRepeatBytes = 256;  // one vector repeat
 constexpr uint32_t kUbBytes = CANNBOT_UB_BYTES;
+// The cube unit's memories (a 910B-class AI core's, unless the device profile says otherwise):
+// L1 holds A1/B1/C1 buffers, L0A the left operand (A2), L0B the right one (B2), L0C the
+// results (CO1), the bias table C2.
+#ifndef CANNBOT_L1_BYTES
+#define CANNBOT_L1_BYTES 524288
+#endif
+#ifndef CANNBOT_L0A_BYTES
+#define CANNBOT_L0A_BYTES 65536
+#endif
+#ifndef CANNBOT_L0B_BYTES
+#define CANNBOT_L0B_BYTES 65536
+#endif
+#ifndef CANNBOT_L0C_BYTES
+#define CANNBOT_L0C_BYTES 131072
+#endif
+enum Memory : uint8_t { kMemUb = 0, kMemL1, kMemL0A, kMemL0B, kMemL0C, kMemBias, kMemCount };
+constexpr uint32_t kMemoryBytes[kMemCount] = {kUbBytes,          CANNBOT_L1_BYTES,
+                                              CANNBOT_L0A_BYTES, CANNBOT_L0B_BYTES,
+                                              CANNBOT_L0C_BYTES, 1024};
+inline const char* MemoryName(int memory) {
+  static const char* const kNames[kMemCount] = {"Unified Buffer", "L1", "L0A", "L0B", "L0C",
+                                                "bias table"};
+  return memory >= 0 && memory < kMemCount ? kNames[memory] : "?";
+}
 // InitBuffer's budgets (docs/ascendc.md, "The rules"): queue buffers on one TPosition, and
 // buffers of every kind in one kernel.
 constexpr int kQueBuffersPerPosition = CANNBOT_QUE_BUFFERS_PER_POSITION;
@@ -70,6 +94,8 @@ struct Counters {
   uint64_t vector_bytes = 0;
   uint64_t vector_complex_repeats = 0;  // repeats of Exp, Ln, Sqrt, Div, Reciprocal
   uint64_t scalar_ops = 0;              // LocalTensor element reads and writes
+  uint64_t cube_fractals = 0;   // Mmad: 16 x 16 x (32 bytes of K) multiply-add blocks
+  uint64_t cube_move_bytes = 0;  // on chip: LoadData (L1 -> L0A/L0B), L0C -> CO2 copies
 
   void Add(const Counters& o) {
     gm_to_ub_bytes += o.gm_to_ub_bytes;
@@ -82,6 +108,8 @@ struct Counters {
     vector_bytes += o.vector_bytes;
     vector_complex_repeats += o.vector_complex_repeats;
     scalar_ops += o.scalar_ops;
+    cube_fractals += o.cube_fractals;
+    cube_move_bytes += o.cube_move_bytes;
   }
   // Per-counter maximum: the slowest block bounds each wave.
   void Max(const Counters& o) {
@@ -96,11 +124,14 @@ struct Counters {
     m(vector_bytes, o.vector_bytes);
     m(vector_complex_repeats, o.vector_complex_repeats);
     m(scalar_ops, o.scalar_ops);
+    m(cube_fractals, o.cube_fractals);
+    m(cube_move_bytes, o.cube_move_bytes);
   }
 };
 
-// One UB buffer: a queue buffer (one of InitBuffer's `num`) or a TBuf.
+// One buffer in a core memory: a queue buffer (one of InitBuffer's `num`) or a TBuf.
 struct Slot {
+  uint8_t memory = kMemUb;  // which memory ub_offset is in (Memory)
   uint32_t ub_offset = 0;
   uint32_t bytes = 0;
   int queue = -1;             // owning queue index, -1 for a TBuf
@@ -109,6 +140,7 @@ struct Slot {
   bool in_queue = false;      // between EnQue and DeQue
   bool pending_mte2 = false;  // written by a GM->UB copy not yet synchronised to its readers
   bool pending_vec = false;   // written by vector/scalar code not yet synchronised to MTE3
+  bool pending_cube = false;  // written by LoadData or Mmad, not yet synchronised to its reader
   // InitBuffer placed it (partly) past the end of UB: on the board its address is outside the
   // buffer, harmless until a tensor of it is used; the ub-overflow violation waits for that.
   std::string over_capacity;
@@ -203,7 +235,8 @@ class Runtime {
     in_block_ = true;
     block_idx_ = index;
     ++block_serial_;
-    ub_used_ = 0;
+    for (uint64_t& used : used_) used = 0;
+    touched_ = 1u << kMemUb;
     ub_high_water_ = 0;
     slots_.clear();
     queues_.clear();
@@ -248,6 +281,10 @@ class Runtime {
   uint64_t pipe_all_barriers() const { return pipe_all_barriers_; }
   const std::vector<QueueState>& queues() const { return queues_; }
   uint8_t* ub_base() { return ub_; }
+  uint8_t* memory_base(int memory) {
+    uint8_t* const bases[kMemCount] = {ub_, l1_, l0a_, l0b_, l0c_, bias_};
+    return bases[memory];
+  }
 
   void RequireBlock(const char* api) {
     if (!in_block_) {
@@ -258,47 +295,61 @@ class Runtime {
     }
   }
 
-  // Carves `bytes` (rounded up to 32) out of the block's UB, in order, as TPipe does. A
-  // buffer that ends past the UB is placed there anyway, as on the board, and `*over` says
+  // Carves `bytes` (rounded up to 32) out of the block's `memory`, in order, as TPipe does. A
+  // buffer that ends past the memory is placed there anyway, as on the board, and `*over` says
   // why it is unusable: the first tensor taken from it is the ub-overflow violation
   // (MakeLocal), while a kernel that never touches it (a scratch buffer only another dtype's
   // branch uses) runs as it does on the device.
-  uint32_t AllocateUb(uint64_t bytes, const char* what, std::string* over) {
-    const uint64_t rounded = (bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
-    const uint64_t end = ub_used_ + rounded;
-    if (end > (uint64_t{1} << 31)) {  // no address space left to place it in, even lazily
-      Violation("ub-overflow", "%s asks for %llu bytes of Unified Buffer; the core has %u", what,
-                static_cast<unsigned long long>(rounded), kUbBytes);
+  uint32_t Allocate(int memory, uint64_t bytes, const char* what, std::string* over) {
+    const uint32_t capacity = kMemoryBytes[memory];
+    const char* name = MemoryName(memory);
+    if ((touched_ & (1u << memory)) == 0) {
+      // Unwritten cube memory reads as NaN too, once per block and only where a kernel uses it.
+      std::memset(memory_base(memory), 0xFF, capacity);
+      touched_ |= 1u << memory;
     }
-    if (end > kUbBytes) {
+    const uint64_t rounded = (bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
+    const uint64_t end = used_[memory] + rounded;
+    if (end > (uint64_t{1} << 31)) {  // no address space left to place it in, even lazily
+      Violation("ub-overflow", "%s asks for %llu bytes of %s; the core has %u", what,
+                static_cast<unsigned long long>(rounded), name, capacity);
+    }
+    if (end > capacity) {
       char text[320];
       std::snprintf(text, sizeof(text),
-                    "%s asked for %llu bytes of Unified Buffer when %llu of the %u bytes per "
-                    "core were already taken by earlier InitBuffer calls, so the buffer lies "
-                    "outside the UB, and a tensor of it is used here; count every queue times "
-                    "its buffer number plus every TBuf and shrink the tiles",
-                    what, static_cast<unsigned long long>(rounded),
-                    static_cast<unsigned long long>(ub_used_), kUbBytes);
+                    "%s asked for %llu bytes of %s when %llu of the %u bytes per core were "
+                    "already taken by earlier InitBuffer calls, so the buffer lies outside the "
+                    "%s, and a tensor of it is used here; count every queue times its buffer "
+                    "number plus every TBuf and shrink the tiles",
+                    what, static_cast<unsigned long long>(rounded), name,
+                    static_cast<unsigned long long>(used_[memory]), capacity, name);
       *over = text;
-    } else if (end > ub_high_water_) {
+    } else if (memory == kMemUb && end > ub_high_water_) {
       ub_high_water_ = static_cast<uint32_t>(end);
     }
-    const uint32_t offset = static_cast<uint32_t>(ub_used_);
-    ub_used_ = end;
+    const uint32_t offset = static_cast<uint32_t>(used_[memory]);
+    used_[memory] = end;
     return offset;
+  }
+  uint32_t AllocateUb(uint64_t bytes, const char* what, std::string* over) {
+    return Allocate(kMemUb, bytes, what, over);
   }
 
   // UB the kernel manages itself (static tensors) reaches up to `end`.
   void NoteStaticUb(uint32_t end) {
     if (end > ub_high_water_) ub_high_water_ = end;
   }
-  int AddSlot(uint32_t ub_offset, uint32_t bytes, int queue, const std::string& over = "") {
+  int AddSlot(uint32_t ub_offset, uint32_t bytes, int queue, const std::string& over = "",
+              int memory = kMemUb) {
     Slot s;
+    s.memory = static_cast<uint8_t>(memory);
     s.ub_offset = ub_offset;
     s.bytes = bytes;
     s.queue = queue;
-    // Only the buffers of a queue that end past the UB are unusable.
-    if (!over.empty() && static_cast<uint64_t>(ub_offset) + bytes > kUbBytes) s.over_capacity = over;
+    // Only the buffers of a queue that end past the memory are unusable.
+    if (!over.empty() && static_cast<uint64_t>(ub_offset) + bytes > kMemoryBytes[memory]) {
+      s.over_capacity = over;
+    }
     slots_.push_back(s);
     return static_cast<int>(slots_.size()) - 1;
   }
@@ -363,6 +414,7 @@ class Runtime {
     for (Slot& s : slots_) {
       s.pending_mte2 = false;
       s.pending_vec = false;
+      s.pending_cube = false;
     }
   }
   Event& event(int kind, int id) {
@@ -424,7 +476,9 @@ class Runtime {
   uint32_t block_idx_ = 0;
   uint32_t block_dim_ = 1;
   uint64_t block_serial_ = 0;
-  uint64_t ub_used_ = 0;  // the next InitBuffer's offset; past kUbBytes when over capacity
+  // Per memory: the next InitBuffer's offset; past the capacity when over it.
+  uint64_t used_[kMemCount] = {};
+  uint32_t touched_ = 1u << kMemUb;  // memories filled with NaN bytes for this block
   uint32_t ub_high_water_ = 0;
   uint64_t pipe_all_barriers_ = 0;
   uint64_t tiling_key_ = 0;
@@ -437,6 +491,11 @@ class Runtime {
   std::vector<Event> events_;
   std::vector<GmRegion> regions_;
   alignas(64) uint8_t ub_[kUbBytes];
+  alignas(64) uint8_t l1_[CANNBOT_L1_BYTES];
+  alignas(64) uint8_t l0a_[CANNBOT_L0A_BYTES];
+  alignas(64) uint8_t l0b_[CANNBOT_L0B_BYTES];
+  alignas(64) uint8_t l0c_[CANNBOT_L0C_BYTES];
+  alignas(64) uint8_t bias_[1024];
 };
 
 inline Runtime& R() { return Runtime::Get(); }

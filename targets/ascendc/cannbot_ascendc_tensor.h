@@ -53,6 +53,18 @@ inline const char* PositionName(TPosition p) {
   const auto index = static_cast<size_t>(p);
   return index < sizeof(kNames) / sizeof(kNames[0]) ? kNames[index] : "?";
 }
+// The core memory a position's buffers live in: the cube's L1 (A1, B1, C1, TSCM), L0A (A2),
+// L0B (B2), L0C (CO1), bias table (C2); everything else is the Unified Buffer (CO2 included,
+// where a matrix result is staged for the vector unit).
+constexpr int MemoryOf(TPosition p) {
+  return p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1 || p == TPosition::TSCM
+             ? cannbot_ascendc::kMemL1
+         : p == TPosition::A2  ? cannbot_ascendc::kMemL0A
+         : p == TPosition::B2  ? cannbot_ascendc::kMemL0B
+         : p == TPosition::CO1 ? cannbot_ascendc::kMemL0C
+         : p == TPosition::C2  ? cannbot_ascendc::kMemBias
+                               : cannbot_ascendc::kMemUb;
+}
 }  // namespace cannbot_detail
 
 enum class HardEvent : uint8_t {
@@ -68,6 +80,22 @@ enum class HardEvent : uint8_t {
   MTE3_V,
   MTE3_S,
   MTE3_MTE2,
+  // The cube path: MTE1 is LoadData (L1 -> L0A/L0B), M the cube unit (Mmad), FIX the L0C
+  // read-out (Fixpipe).
+  MTE2_MTE1,
+  MTE1_MTE2,
+  MTE1_M,
+  M_MTE1,
+  M_FIX,
+  FIX_M,
+  M_V,
+  V_M,
+  MTE2_M,
+  M_MTE2,
+  FIX_MTE2,
+  MTE2_FIX,
+  FIX_S,
+  M_S,
   MAX
 };
 enum event_t : int32_t {
@@ -175,8 +203,9 @@ inline cannbot_ascendc::Slot& CheckLocalBasic(const LocalTensor<T>& t, uint64_t 
   if (elements > t.cb_size_) {
     Violation("ub-out-of-bounds",
               "%s works on %llu elements of a LocalTensor that holds only %u; it would run into "
-              "the neighbouring UB buffer",
-              api, static_cast<unsigned long long>(elements), t.cb_size_);
+              "the neighbouring %s buffer",
+              api, static_cast<unsigned long long>(elements), t.cb_size_,
+              cannbot_ascendc::MemoryName(s.memory));
   }
   if (s.in_queue) {
     Violation("missing-sync",
@@ -194,6 +223,12 @@ inline cannbot_ascendc::Slot& CheckLocal(const LocalTensor<T>& t, uint64_t eleme
                                          const char* api, Access access) {
   using cannbot_ascendc::Violation;
   cannbot_ascendc::Slot& s = CheckLocalBasic(t, elements, api);
+  if (s.memory != cannbot_ascendc::kMemUb) {
+    Violation("wrong-position",
+              "%s works on a LocalTensor at TPosition::%s, in %s; vector instructions and scalar "
+              "element access reach only the Unified Buffer (VECIN, VECOUT, VECCALC, CO2)",
+              api, PositionName(t.cb_position_), cannbot_ascendc::MemoryName(s.memory));
+  }
   if (s.pending_mte2) {
     Violation("missing-sync",
               "%s uses a LocalTensor whose DataCopy from global memory has not been waited for; "
@@ -334,7 +369,8 @@ inline LocalTensor<T> MakeLocal(int slot_index, uint32_t byte_offset, uint32_t b
   cannbot_ascendc::Slot& s = cannbot_ascendc::R().slot(slot_index);
   if (!s.over_capacity.empty()) cannbot_ascendc::Violation("ub-overflow", "%s", s.over_capacity.c_str());
   LocalTensor<T> t;
-  t.cb_data_ = reinterpret_cast<T*>(cannbot_ascendc::R().ub_base() + s.ub_offset + byte_offset);
+  t.cb_data_ = reinterpret_cast<T*>(cannbot_ascendc::R().memory_base(s.memory) + s.ub_offset +
+                                    byte_offset);
   t.cb_size_ = static_cast<uint32_t>(bytes / sizeof(T));
   t.cb_slot_ = slot_index;
   t.cb_gen_ = s.generation;
@@ -344,28 +380,34 @@ inline LocalTensor<T> MakeLocal(int slot_index, uint32_t byte_offset, uint32_t b
   return t;
 }
 
-// A slot for UB the kernel manages itself (static tensor programming): no TPipe budget, but
-// it must lie inside the UB, and it counts towards the high-water mark.
-inline int StaticSlot(uint64_t addr, uint64_t bytes, const char* api) {
+// A slot for memory the kernel manages itself (static tensor programming): no TPipe budget,
+// but it must lie inside its memory, and UB counts towards the high-water mark.
+inline int StaticSlot(int memory, uint64_t addr, uint64_t bytes, const char* api) {
   using cannbot_ascendc::R;
   R().RequireBlock(api);
-  if (addr % cannbot_ascendc::kBlockBytes != 0 || addr + bytes > cannbot_ascendc::kUbBytes) {
+  const uint32_t capacity = cannbot_ascendc::kMemoryBytes[memory];
+  if (addr % cannbot_ascendc::kBlockBytes != 0 || addr + bytes > capacity) {
     cannbot_ascendc::Violation("ub-overflow",
-                               "%s places %llu bytes at UB byte %llu; it must start 32-byte "
-                               "aligned and end within the %u bytes of UB",
+                               "%s places %llu bytes at %s byte %llu; it must start 32-byte "
+                               "aligned and end within the %u bytes of %s",
                                api, static_cast<unsigned long long>(bytes),
-                               static_cast<unsigned long long>(addr), cannbot_ascendc::kUbBytes);
+                               cannbot_ascendc::MemoryName(memory),
+                               static_cast<unsigned long long>(addr), capacity,
+                               cannbot_ascendc::MemoryName(memory));
   }
-  R().NoteStaticUb(static_cast<uint32_t>(addr + bytes));
-  return R().AddSlot(static_cast<uint32_t>(addr), static_cast<uint32_t>(bytes), -1);
+  if (memory == cannbot_ascendc::kMemUb) R().NoteStaticUb(static_cast<uint32_t>(addr + bytes));
+  std::string none;
+  R().Allocate(memory, 0, api, &none);  // fills a cube memory with NaN bytes on first use
+  return R().AddSlot(static_cast<uint32_t>(addr), static_cast<uint32_t>(bytes), -1, "", memory);
 }
 }  // namespace cannbot_detail
 
 template <typename T>
 LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
   const uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
-  *this = cannbot_detail::MakeLocal<T>(cannbot_detail::StaticSlot(addr, bytes, "LocalTensor"), 0,
-                                       static_cast<uint32_t>(bytes), pos);
+  *this = cannbot_detail::MakeLocal<T>(
+      cannbot_detail::StaticSlot(cannbot_detail::MemoryOf(pos), addr, bytes, "LocalTensor"), 0,
+      static_cast<uint32_t>(bytes), pos);
 }
 
 class TQueBase {
@@ -391,6 +433,7 @@ class TQueBase {
       ++s.generation;
       s.pending_mte2 = false;
       s.pending_vec = false;
+      s.pending_cube = false;
       next_ = (next_ + k + 1) % q.buffer_num;
       return cannbot_detail::MakeLocal<T>(index, 0, s.bytes, position_);
     }
@@ -439,6 +482,7 @@ class TQueBase {
     // The EnQue/DeQue pair is the hand-off between pipes: the data is settled now.
     s.pending_mte2 = false;
     s.pending_vec = false;
+    s.pending_cube = false;
     return cannbot_detail::MakeLocal<T>(index, 0, s.bytes, position_);
   }
 
@@ -480,13 +524,14 @@ class TQueBase {
     char what[96];
     std::snprintf(what, sizeof(what), "InitBuffer(queue, num=%d, len=%u)", buffer_num, len);
     std::string over;
-    const uint32_t offset = R().AllocateUb(
-        static_cast<uint64_t>(bytes) * static_cast<uint64_t>(buffer_num), what, &over);
+    const int memory = cannbot_detail::MemoryOf(position_);
+    const uint32_t offset = R().Allocate(
+        memory, static_cast<uint64_t>(bytes) * static_cast<uint64_t>(buffer_num), what, &over);
     const int queue_index = static_cast<int>(R().queues().size());
     int first = -1;
     for (int i = 0; i < buffer_num; ++i) {
-      const int index =
-          R().AddSlot(offset + static_cast<uint32_t>(i) * bytes, bytes, queue_index, over);
+      const int index = R().AddSlot(offset + static_cast<uint32_t>(i) * bytes, bytes,
+                                    queue_index, over, memory);
       if (i == 0) first = index;
     }
     queue_ = R().AddQueue(depth_, buffer_num, first, static_cast<int>(position_));
@@ -529,9 +574,8 @@ class TQueBase {
 
 template <TPosition pos, int32_t depth = 1>
 class TQue : public TQueBase {
-  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
-                "cannbot ascendc emulation: only the vector positions VECIN, VECOUT and VECCALC "
-                "are supported (no cube/L1 positions)");
+  static_assert(pos != TPosition::GM && pos != TPosition::MAX,
+                "cannbot ascendc emulation: a TQue lives in a core memory, not at GM");
   static_assert(depth >= 1, "cannbot ascendc emulation: a TQue needs depth >= 1");
 
  public:
@@ -600,8 +644,9 @@ class TBufBase {
     const uint32_t bytes = (len + cannbot_ascendc::kBlockBytes - 1) / cannbot_ascendc::kBlockBytes *
                            cannbot_ascendc::kBlockBytes;
     std::string over;
-    const uint32_t offset = R().AllocateUb(bytes, what, &over);
-    slot_ = R().AddSlot(offset, bytes, -1, over);
+    const int memory = cannbot_detail::MemoryOf(position_);
+    const uint32_t offset = R().Allocate(memory, bytes, what, &over);
+    slot_ = R().AddSlot(offset, bytes, -1, over, memory);
     serial_ = R().block_serial();
   }
 
@@ -627,8 +672,8 @@ class TBufBase {
 
 template <TPosition pos = TPosition::VECCALC>
 class TBuf : public TBufBase {
-  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
-                "cannbot ascendc emulation: TBuf supports the vector positions only");
+  static_assert(pos != TPosition::GM && pos != TPosition::MAX,
+                "cannbot ascendc emulation: a TBuf lives in a core memory, not at GM");
 
  public:
   TBuf() : TBufBase(pos) {}
@@ -686,7 +731,13 @@ using ::GetTPipePtr;
 // settles GM->UB copies, (V, S) -> MTE3 settles writes before UB->GM copies.
 namespace cannbot_detail {
 constexpr bool SettlesCopyIn(HardEvent e) {
-  return e == HardEvent::MTE2_V || e == HardEvent::MTE2_S || e == HardEvent::MTE2_MTE3;
+  return e == HardEvent::MTE2_V || e == HardEvent::MTE2_S || e == HardEvent::MTE2_MTE3 ||
+         e == HardEvent::MTE2_MTE1 || e == HardEvent::MTE2_M || e == HardEvent::MTE2_FIX;
+}
+// LoadData's and Mmad's results, waited for by the cube unit or the read-out.
+constexpr bool SettlesCube(HardEvent e) {
+  return e == HardEvent::MTE1_M || e == HardEvent::M_FIX || e == HardEvent::M_V ||
+         e == HardEvent::M_S;
 }
 constexpr bool SettlesWrites(HardEvent e) {
   return e == HardEvent::V_MTE3 || e == HardEvent::S_MTE3;
@@ -703,7 +754,8 @@ inline void SetFlag(int32_t event_id) {
   std::vector<cannbot_ascendc::Slot>& slots = R().slots();
   for (size_t i = 0; i < slots.size(); ++i) {
     if ((cannbot_detail::SettlesCopyIn(event) && slots[i].pending_mte2) ||
-        (cannbot_detail::SettlesWrites(event) && slots[i].pending_vec)) {
+        (cannbot_detail::SettlesWrites(event) && slots[i].pending_vec) ||
+        (cannbot_detail::SettlesCube(event) && slots[i].pending_cube)) {
       ev.covered.push_back(static_cast<int>(i));
     }
   }
@@ -724,6 +776,7 @@ inline void WaitFlag(int32_t event_id) {
     cannbot_ascendc::Slot& s = R().slot(index);
     if (cannbot_detail::SettlesCopyIn(event)) s.pending_mte2 = false;
     if (cannbot_detail::SettlesWrites(event)) s.pending_vec = false;
+    if (cannbot_detail::SettlesCube(event)) s.pending_cube = false;
   }
   ev.set = false;
   ev.covered.clear();

@@ -60,6 +60,7 @@ struct bfloat16_t {
 #include "cannbot_ascendc_tensor.h"
 #include "cannbot_ascendc_vector.h"
 #include "cannbot_ascendc_cast.h"
+#include "cannbot_ascendc_cube.h"
 #include "cannbot_ascendc_reduce.h"
 #include "cannbot_ascendc_repeat.h"
 #include "cannbot_ascendc_math.h"

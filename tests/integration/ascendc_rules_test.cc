@@ -162,6 +162,30 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       for (auto& b : bufs) pipe.InitBuffer(b, 32);
       return;
     }
+    case 23: {  // wrong-position: vector code on an L1 tensor
+      TQue<QuePosition::A1, 1> a1;
+      pipe.InitBuffer(a1, 1, n * 4);
+      LocalTensor<float> t1 = a1.AllocTensor<float>();
+      Duplicate(t1, 1.0f, static_cast<int32_t>(n));
+      return;
+    }
+    case 24: {  // missing-sync: LoadData from L1 before the copy into it was waited for
+      TQue<QuePosition::A1, 1> a1;
+      TQue<QuePosition::A2, 1> a2;
+      pipe.InitBuffer(a1, 1, 512);  // one fractal
+      pipe.InitBuffer(a2, 1, 512);
+      LocalTensor<float> t1 = a1.AllocTensor<float>();
+      LocalTensor<float> t2 = a2.AllocTensor<float>();
+      DataCopy(t1, xGm, n);
+      LoadData(t2, t1, LoadData2DParams(0, 1, 0, 0, 0, false, 0));
+      return;
+    }
+    case 25: {  // ub-overflow in L0A: 65 KB of a 64 KB memory, used
+      TQue<QuePosition::A2, 1> a2;
+      pipe.InitBuffer(a2, 1, 65 * 1024);
+      LocalTensor<half> t2 = a2.AllocTensor<half>();
+      return;
+    }
     case 21:  // assert: ascendc_assert stays in the build and stops a launch whose check fails
       ascendc_assert(n % 3 == 0, "n is %u", n);
       break;
@@ -312,6 +336,11 @@ TEST_F(AscendcRulesTest, IntegerVectorMathCompilesAndStopsWhereItRuns) {
 TEST_F(AscendcRulesTest, TooManyQueueBuffersAtOnePosition) {
   ExpectViolation(17, "too-many-buffers", 64, "9 queue buffers at TPosition::VECIN");
 }
+TEST_F(AscendcRulesTest, TheCubesMemoriesKeepTheirOwnRules) {
+  ExpectViolation(23, "wrong-position", 64, "TPosition::A1, in L1");
+  ExpectViolation(24, "missing-sync", 64, "LoadData reads its source before the DataCopy");
+  ExpectViolation(25, "ub-overflow", 64, "bytes of L0A");
+}
 TEST_F(AscendcRulesTest, TooManyBuffersInOneKernel) {
   ExpectViolation(18, "too-many-buffers", 64, "65 buffers in one kernel");
 }
@@ -347,7 +376,7 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR, GM_ADDR, GM_ADDR) {}
   }
 }
 
-TEST_F(AscendcRulesTest, UnsupportedPositionFailsToCompileNamingTheEmulation) {
+TEST_F(AscendcRulesTest, UnsupportedQueueBindingFailsToCompileNamingTheEmulation) {
   constexpr const char* kCubeQueue = R"(
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -356,7 +385,7 @@ extern "C" void rules_tiling(int64_t, int64_t, CannbotTiling* t) {
   t->dtype_bits = 32;
 }
 extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR, GM_ADDR, GM_ADDR) {
-  TQue<TPosition::A1, 1> q;
+  TQueBind<TPosition::A1, TPosition::A2, 1> q;
   (void)q;
 }
 )";
@@ -364,7 +393,7 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR, GM_ADDR, GM_ADDR) {
   const Status built =
       testing::CompileKernel(dir_->File("cube.cpp"), dir_->File("driver.cpp"), dir_->File("cube"));
   ASSERT_FALSE(built.ok());
-  EXPECT_NE(built.message().find("cannbot ascendc emulation: only the vector positions"),
+  EXPECT_NE(built.message().find("cannbot ascendc emulation: TQueBind supports the vector"),
             std::string::npos)
       << built.message();
 }

@@ -15,7 +15,9 @@ TEST(AscendcDeviceProfileTest, DefaultsDescribeA910B) {
   EXPECT_DOUBLE_EQ(p.vector_bytes_per_cycle, 256);
   EXPECT_EQ(CompileDefines(p),
             (std::vector<std::string>{"-DCANNBOT_VECTOR_CORES=48", "-DCANNBOT_UB_BYTES=196608",
-                                      "-DCANNBOT_QUE_BUFFERS_PER_POSITION=8"}));
+                                      "-DCANNBOT_QUE_BUFFERS_PER_POSITION=8",
+                                      "-DCANNBOT_L1_BYTES=524288", "-DCANNBOT_L0A_BYTES=65536",
+                                      "-DCANNBOT_L0B_BYTES=65536", "-DCANNBOT_L0C_BYTES=131072"}));
 }
 
 TEST(AscendcDeviceProfileTest, TomlOverridesSomeFields) {
@@ -38,6 +40,8 @@ TEST(AscendcDeviceProfileTest, RejectsTyposAndNonsense) {
   EXPECT_FALSE(ParseDeviceProfile("clock_ghz = -1\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("hbm_gbps = \"fast\"\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("ub_bytes = 12\n").ok());
+  EXPECT_FALSE(ParseDeviceProfile("l1_bytes = 1099511627776\n").ok());  // a static array each
+  EXPECT_TRUE(ParseDeviceProfile("l0c_bytes = 262144\ncube_fractals_per_cycle = 0.5\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("que_buffers_per_position = 65\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("this is not toml = = \n").ok());
 }

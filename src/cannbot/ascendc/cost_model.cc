@@ -14,7 +14,7 @@ double BytesPerUs(double gbps) { return gbps * 1e3; }
 // One block's counters as real numbers, scaled (1 / blocks gives the average block).
 struct Work {
   double bytes = 0, copies = 0, simple_repeats = 0, complex_repeats = 0, instructions = 0,
-         scalar_ops = 0;
+         scalar_ops = 0, cube_fractals = 0, cube_move_bytes = 0;
 };
 
 Work Scaled(const WorkCounters& c, double factor) {
@@ -26,11 +26,14 @@ Work Scaled(const WorkCounters& c, double factor) {
   w.complex_repeats = static_cast<double>(complex) * factor;
   w.instructions = static_cast<double>(c.vector_instructions) * factor;
   w.scalar_ops = static_cast<double>(c.scalar_ops) * factor;
+  w.cube_fractals = static_cast<double>(c.cube_fractals) * factor;
+  w.cube_move_bytes = static_cast<double>(c.cube_move_bytes) * factor;
   return w;
 }
 
 struct BlockTime {
-  double copy_us = 0, vector_us = 0, scalar_us = 0, overlap_saved_us = 0, block_us = 0;
+  double copy_us = 0, vector_us = 0, cube_us = 0, scalar_us = 0, overlap_saved_us = 0,
+         block_us = 0;
 };
 
 BlockTime TimeBlock(const Work& w, const LaunchStats& stats, const DeviceProfile& profile,
@@ -44,12 +47,18 @@ BlockTime TimeBlock(const Work& w, const LaunchStats& stats, const DeviceProfile
       (w.simple_repeats + w.complex_repeats * profile.complex_cycles_per_repeat) * width_factor +
       w.instructions * profile.vector_issue_cycles;
   t.vector_us = vector_cycles / cycles_per_us;
+  // The cube unit: one fractal per cycle at the profile's rate, and its on-chip moves
+  // (LoadData, the L0C read-out) at theirs; the cube and the vector unit are compute alike.
+  t.cube_us = (w.cube_fractals / profile.cube_fractals_per_cycle +
+               w.cube_move_bytes / profile.cube_move_bytes_per_cycle) /
+              cycles_per_us;
   t.scalar_us = w.scalar_ops * profile.scalar_cycles_per_op / cycles_per_us;
-  const double serial = t.copy_us + t.vector_us;
+  const double compute_us = t.vector_us + t.cube_us;
+  const double serial = t.copy_us + compute_us;
   double pipelined = serial;
   if (stats.overlap && stats.tiles >= 2) {
-    pipelined = std::max(t.copy_us, t.vector_us) +
-                std::min(t.copy_us, t.vector_us) / static_cast<double>(stats.tiles);
+    pipelined = std::max(t.copy_us, compute_us) +
+                std::min(t.copy_us, compute_us) / static_cast<double>(stats.tiles);
   }
   t.overlap_saved_us = serial - pipelined;
   t.block_us = pipelined + t.scalar_us;
@@ -70,6 +79,7 @@ CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile) {
                                       e.per_core_gbps);
   e.copy_us = slowest.copy_us;
   e.vector_us = slowest.vector_us;
+  e.cube_us = slowest.cube_us;
   e.scalar_us = slowest.scalar_us;
   e.overlap_saved_us = slowest.overlap_saved_us;
   e.block_us = slowest.block_us;
@@ -83,6 +93,7 @@ CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile) {
   if (e.block_us > 0) {
     e.copy_busy = e.copy_us / e.block_us;
     e.vector_busy = e.vector_us / e.block_us;
+    e.cube_busy = e.cube_us / e.block_us;
     e.scalar_busy = e.scalar_us / e.block_us;
   }
   e.ub_high_water_bytes = stats.ub_high_water_bytes;
@@ -98,6 +109,7 @@ CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile) {
   e.bound = "launch";
   const std::pair<const char*, double> terms[] = {{"copy", e.copy_us * waves},
                                                   {"vector", e.vector_us * waves},
+                                                  {"cube", e.cube_us * waves},
                                                   {"scalar", e.scalar_us * waves}};
   for (const auto& [name, value] : terms) {
     if (value > largest) {
@@ -114,6 +126,7 @@ nlohmann::json CostEstimate::ToJson() const {
                         {"block_us", block_us},
                         {"copy_us", copy_us},
                         {"vector_us", vector_us},
+                        {"cube_us", cube_us},
                         {"scalar_us", scalar_us},
                         {"overlap_saved_us", overlap_saved_us},
                         {"active_cores", active_cores},
@@ -122,22 +135,28 @@ nlohmann::json CostEstimate::ToJson() const {
                         {"achieved_gbps", achieved_gbps},
                         {"imbalance", imbalance},
                         {"busy", {{"copy", copy_busy}, {"vector", vector_busy},
-                                  {"scalar", scalar_busy}}},
+                                  {"cube", cube_busy}, {"scalar", scalar_busy}}},
                         {"ub_high_water_bytes", ub_high_water_bytes},
                         {"ub_capacity_bytes", ub_capacity_bytes},
                         {"bound", bound}};
 }
 
 std::string CostEstimate::Describe() const {
-  char text[512];
+  // The cube's terms only where a kernel used it: a vector kernel's line stays as it was.
+  char cube[48] = "", cube_busy_text[32] = "";
+  if (cube_us > 0) {
+    std::snprintf(cube, sizeof(cube), ", cube %.4g", cube_us);
+    std::snprintf(cube_busy_text, sizeof(cube_busy_text), ", cube %.0f%%", cube_busy * 100);
+  }
+  char text[600];
   std::snprintf(text, sizeof(text),
                 "%.4g us estimated (%d core%s x %d wave%s; block %.4g us: copy %.4g, vector "
-                "%.4g, scalar %.4g, overlap saved %.4g; %s-bound; slowest block %.2fx the "
-                "mean; pipes busy: MTE %.0f%%, vector %.0f%%, scalar %.0f%%; UB high water "
+                "%.4g%s, scalar %.4g, overlap saved %.4g; %s-bound; slowest block %.2fx the "
+                "mean; pipes busy: MTE %.0f%%, vector %.0f%%%s, scalar %.0f%%; UB high water "
                 "%llu of %llu KB)",
                 total_us, active_cores, active_cores == 1 ? "" : "s", waves, waves == 1 ? "" : "s",
-                block_us, copy_us, vector_us, scalar_us, overlap_saved_us, bound.c_str(),
-                imbalance, copy_busy * 100, vector_busy * 100, scalar_busy * 100,
+                block_us, copy_us, vector_us, cube, scalar_us, overlap_saved_us, bound.c_str(),
+                imbalance, copy_busy * 100, vector_busy * 100, cube_busy_text, scalar_busy * 100,
                 static_cast<unsigned long long>(ub_high_water_bytes / 1024),
                 static_cast<unsigned long long>(ub_capacity_bytes / 1024));
   return text;

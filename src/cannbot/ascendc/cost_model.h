@@ -8,6 +8,10 @@
 //    hbm_gbps / active cores), plus a fixed set-up per DataCopy;
 //  - vector time counts 256-byte repeats at one per cycle (complex instructions cost
 //    `complex_cycles_per_repeat`), plus a start-up per instruction;
+//  - cube time counts Mmad's 16 x 16 x (32 bytes of K) fractals at `cube_fractals_per_cycle`
+//    and LoadData / L0C read-out bytes at `cube_move_bytes_per_cycle`; it is compute, like
+//    vector time, and overlaps copies the same way (uncalibrated: no published matmul timing
+//    is in the calibration table yet);
 //  - scalar time counts LocalTensor element accesses; it never overlaps anything;
 //  - with double buffering (stats.overlap) copies and vector work overlap except for the
 //    first and last tile: max(copy, vector) + min(copy, vector) / tiles; without it they add.
@@ -34,13 +38,14 @@ struct CostEstimate {
   double block_us = 0;          // the slowest block
   double copy_us = 0;           // its GM<->UB traffic and copy set-ups
   double vector_us = 0;         // its vector instructions
+  double cube_us = 0;           // its Mmad fractals and on-chip cube moves
   double scalar_us = 0;         // its scalar element accesses
   double overlap_saved_us = 0;  // how much double buffering hid
   int active_cores = 1;         // min(block_dim, vector cores)
   int waves = 1;                // ceil(block_dim / vector cores)
   double per_core_gbps = 0;     // the copy bandwidth one block gets
   double achieved_gbps = 0;     // total GM bytes / total_us
-  std::string bound;            // "copy", "vector", "scalar" or "launch": the largest term
+  std::string bound;  // "copy", "vector", "cube", "scalar" or "launch": the largest term
   // What msprof's op summary would show. The slowest block's time over the average block's
   // (1 = an even split; a tail core or an uneven tiling shows above 1), the share of the
   // slowest block's time each pipe works (MTE2+MTE3 copies, vector, scalar; with double
@@ -49,6 +54,7 @@ struct CostEstimate {
   double imbalance = 1;
   double copy_busy = 0;
   double vector_busy = 0;
+  double cube_busy = 0;
   double scalar_busy = 0;
   uint64_t ub_high_water_bytes = 0;
   uint64_t ub_capacity_bytes = 0;

@@ -19,6 +19,8 @@ std::map<std::string, double*> NumericFields(DeviceProfile* p) {
       {"clock_ghz", &p->clock_ghz},
       {"vector_bytes_per_cycle", &p->vector_bytes_per_cycle},
       {"complex_cycles_per_repeat", &p->complex_cycles_per_repeat},
+      {"cube_fractals_per_cycle", &p->cube_fractals_per_cycle},
+      {"cube_move_bytes_per_cycle", &p->cube_move_bytes_per_cycle},
       {"vector_issue_cycles", &p->vector_issue_cycles},
       {"scalar_cycles_per_op", &p->scalar_cycles_per_op},
       {"hbm_gbps", &p->hbm_gbps},
@@ -29,7 +31,8 @@ std::map<std::string, double*> NumericFields(DeviceProfile* p) {
 }
 
 std::map<std::string, long long*> IntegerFields(DeviceProfile* p) {
-  return {{"ub_bytes", &p->ub_bytes}};
+  return {{"ub_bytes", &p->ub_bytes},   {"l1_bytes", &p->l1_bytes},   {"l0a_bytes", &p->l0a_bytes},
+          {"l0b_bytes", &p->l0b_bytes}, {"l0c_bytes", &p->l0c_bytes}};
 }
 
 }  // namespace
@@ -70,8 +73,11 @@ Result<DeviceProfile> ParseDeviceProfile(const std::string& toml_text) {
       continue;
     }
     if (auto it = integer.find(name); it != integer.end()) {
-      if (!node.is_integer() || node.as_integer()->get() < 1024) {
-        return Status::InvalidArgument("device profile: " + name + " must be an integer >= 1024");
+      // Each memory is a static array in every emulated kernel: bounded from above too.
+      if (!node.is_integer() || node.as_integer()->get() < 1024 ||
+          node.as_integer()->get() > (64 << 20)) {
+        return Status::InvalidArgument("device profile: " + name +
+                                       " must be an integer from 1024 to 67108864 (bytes)");
       }
       *it->second = node.as_integer()->get();
       continue;
@@ -109,7 +115,11 @@ std::vector<std::string> CompileDefines(const DeviceProfile& profile) {
   return {"-DCANNBOT_VECTOR_CORES=" + std::to_string(profile.vector_cores),
           "-DCANNBOT_UB_BYTES=" + std::to_string(profile.ub_bytes),
           "-DCANNBOT_QUE_BUFFERS_PER_POSITION=" +
-              std::to_string(profile.que_buffers_per_position)};
+              std::to_string(profile.que_buffers_per_position),
+          "-DCANNBOT_L1_BYTES=" + std::to_string(profile.l1_bytes),
+          "-DCANNBOT_L0A_BYTES=" + std::to_string(profile.l0a_bytes),
+          "-DCANNBOT_L0B_BYTES=" + std::to_string(profile.l0b_bytes),
+          "-DCANNBOT_L0C_BYTES=" + std::to_string(profile.l0c_bytes)};
 }
 
 }  // namespace cannbot::ascendc

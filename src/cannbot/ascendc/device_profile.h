@@ -26,10 +26,16 @@ struct DeviceProfile {
   int vector_cores = 48;                 // AIV cores: blocks run on these, one wave at a time
   int cube_cores = 24;                   // AIC cores (reported; vector kernels do not use them)
   long long ub_bytes = 196608;           // Unified Buffer per core (192 KB)
+  long long l1_bytes = 524288;           // the cube's L1 per core (512 KB)
+  long long l0a_bytes = 65536;           // L0A (left operands, 64 KB)
+  long long l0b_bytes = 65536;           // L0B (right operands, 64 KB)
+  long long l0c_bytes = 131072;          // L0C (results, 128 KB)
   int que_buffers_per_position = 8;      // InitBuffer's queue buffers on one TPosition (A2: 8)
   double clock_ghz = 1.8;                // AI core clock
   double vector_bytes_per_cycle = 256;   // one repeat per cycle for simple instructions
   double complex_cycles_per_repeat = 4;  // Exp, Ln, Sqrt, Rsqrt, Div, Reciprocal
+  double cube_fractals_per_cycle = 1;    // Mmad: one 16x16x16 fp16 block (4096 MACs) per cycle
+  double cube_move_bytes_per_cycle = 256;  // LoadData L1 -> L0, L0C read-out (assumed)
   double vector_issue_cycles = 8;        // start-up of each vector instruction
   double scalar_cycles_per_op = 10;      // one LocalTensor element access, with the loop around it
   double hbm_gbps = 1400;                // HBM bandwidth the active cores share, as achieved, GB/s

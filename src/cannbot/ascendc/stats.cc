@@ -24,6 +24,14 @@ constexpr struct {
     {"vector_complex_repeats", &WorkCounters::vector_complex_repeats},
     {"scalar_ops", &WorkCounters::scalar_ops},
 };
+// Counters a line may leave out (0): added with the matrix path.
+constexpr struct {
+  const char* key;
+  uint64_t WorkCounters::*field;
+} kOptionalCounterFields[] = {
+    {"cube_fractals", &WorkCounters::cube_fractals},
+    {"cube_move_bytes", &WorkCounters::cube_move_bytes},
+};
 
 Result<uint64_t> Unsigned(const Json& object, const char* key) {
   auto it = object.find(key);
@@ -43,12 +51,18 @@ Result<WorkCounters> ParseCounters(const Json& object, const char* key) {
   for (const auto& f : kCounterFields) {
     CANNBOT_ASSIGN_OR_RETURN(c.*f.field, Unsigned(*it, f.key));
   }
+  for (const auto& f : kOptionalCounterFields) {
+    if (it->contains(f.key)) {
+      CANNBOT_ASSIGN_OR_RETURN(c.*f.field, Unsigned(*it, f.key));
+    }
+  }
   return c;
 }
 
 Json CountersToJson(const WorkCounters& c) {
   Json j = Json::object();
   for (const auto& f : kCounterFields) j[f.key] = c.*f.field;
+  for (const auto& f : kOptionalCounterFields) j[f.key] = c.*f.field;
   return j;
 }
 

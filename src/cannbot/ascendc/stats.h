@@ -42,6 +42,9 @@ struct WorkCounters {
   uint64_t vector_bytes = 0;            // bytes the vector instructions processed
   uint64_t vector_complex_repeats = 0;  // the part of vector_repeats spent in Exp, Ln, Div, ...
   uint64_t scalar_ops = 0;              // LocalTensor element reads and writes
+  // The matrix path (absent from lines of emulations before it: 0).
+  uint64_t cube_fractals = 0;    // Mmad's 16 x 16 x (32 bytes of K) blocks, one per cycle
+  uint64_t cube_move_bytes = 0;  // on chip: LoadData L1 -> L0A/L0B, L0C -> CO2
 };
 
 struct LaunchStats {
