@@ -319,8 +319,8 @@ inline void Mmad(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTe
   cannbot_ascendc::Slot& out =
       CheckCubeOperand(c, static_cast<uint64_t>(m1) * n1 * c_fractal, cannbot_ascendc::kMemL0C,
                        "C", api);
+  // Consecutive Mmads into one C are ordered by the cube's own pipe: no wait between them.
   const bool accumulate = p.isBias || !p.cmatrixInitVal;
-  if (accumulate) CheckSettled(out, "C", api);
   for (uint32_t i = 0; i < m1 * kFractalRows; ++i) {
     for (uint32_t j = 0; j < n1 * kFractalRows; ++j) {
       T* at = c.cb_data_ + (static_cast<uint64_t>(j / kFractalRows) * m1 + i / kFractalRows) *

@@ -46,9 +46,10 @@ class SampleTest : public ::testing::Test {
   }
 
   Result<PackageReport> Check(ascendc::Sample sample,
-                              std::optional<ascendc::Sample> baseline = std::nullopt) {
+                              std::optional<ascendc::Sample> baseline = std::nullopt,
+                              const std::string& op = "add") {
     SampleRequest request;
-    request.op = "add";
+    request.op = op;
     request.candidate = std::move(sample);
     request.baseline = std::move(baseline);
     request.seed = 5;
@@ -118,6 +119,34 @@ TEST_F(SampleTest, ABaselineSampleGivesTheCostModelsComparison) {
   ASSERT_TRUE(verdict.perf.has_value()) << verdict.RenderText();
   // Eight blocks against one on the same kernel: the estimate must see the cores.
   EXPECT_GT(verdict.perf->speedup, 1.0) << verdict.RenderText();
+}
+
+TEST_F(SampleTest, ACubeSampleRunsTheMatrixPathAndItsCoresShowInTheEstimate) {
+  // GM -> L1 (ND -> NZ), LoadData into L0A/L0B, Mmad accumulating over K, Fixpipe to GM.
+  auto fast = ascendc::LoadSample(SourcePath("examples/ascendc/samples/matmul_cube"));
+  auto slow = ascendc::LoadSample(SourcePath("examples/ascendc/samples/matmul_cube_single_core"));
+  ASSERT_TRUE(fast.ok() && slow.ok());
+  auto report = Check(*fast, *slow, "matmul");
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "a=float16 b=float16 c=float32");
+  ASSERT_TRUE(report->runs[0].verdict.has_value());
+  const validator::Verdict& verdict = *report->runs[0].verdict;
+  ASSERT_TRUE(verdict.perf.has_value()) << verdict.RenderText();
+  // 16 tiles on 16 cube cores against the same 16 tiles on one: the copies and the cube's
+  // fractals (both counted, not timed) split 16 ways; the launch overhead does not.
+  EXPECT_GT(verdict.perf->speedup, 2.0) << verdict.RenderText();
+  EXPECT_NE(verdict.RenderText().find("cube"), std::string::npos) << verdict.RenderText();
+
+  // B's fractals loaded without the transpose L0B's layout needs: wrong numbers.
+  auto untransposed = EditedSample("matmul_cube", {{"p.ifTranspose = true;", ""}});
+  ASSERT_TRUE(untransposed.ok()) << untransposed.status().ToString();
+  auto rejected = Check(*untransposed, std::nullopt, "matmul");
+  ASSERT_TRUE(rejected.ok()) << rejected.status().ToString();
+  ASSERT_TRUE(rejected->runs[0].check.has_value());
+  EXPECT_FALSE(rejected->runs[0].check->ok);
+  EXPECT_NE(rejected->runs[0].check->reason.find("case 'sample'"), std::string::npos)
+      << rejected->runs[0].check->reason;
 }
 
 TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {

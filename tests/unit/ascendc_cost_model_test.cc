@@ -50,6 +50,25 @@ TEST(AscendcCostModelTest, HandCheckedSingleBlock) {
   EXPECT_DOUBLE_EQ(e.overlap_saved_us, 0);
 }
 
+TEST(AscendcCostModelTest, CubeWorkIsComputeOnTheAiCores) {
+  DeviceProfile p;  // 48 vector cores, 24 cube cores, one fractal per cycle
+  LaunchStats s = Stats(48, 1000, 0, 1, false);
+  EXPECT_EQ(Estimate(s, p).waves, 1);  // a vector launch: 48 blocks on 48 vector cores
+  s.max_block.cube_fractals = 180000;  // 100 us at 1.8 GHz
+  s.max_block.cube_move_bytes = 256 * 1800;  // 1 us at 256 bytes per cycle
+  s.total.cube_fractals = 48 * s.max_block.cube_fractals;
+  s.total.cube_move_bytes = 48 * s.max_block.cube_move_bytes;
+  const CostEstimate e = Estimate(s, p);
+  EXPECT_EQ(e.waves, 2);  // the same 48 blocks on 24 AI cores
+  EXPECT_EQ(e.active_cores, 24);
+  EXPECT_NEAR(e.cube_us, 101.0, 1e-9);
+  EXPECT_NEAR(e.block_us, e.copy_us + e.vector_us + e.cube_us, 1e-9);
+  EXPECT_EQ(e.bound, "cube");
+  EXPECT_NEAR(e.cube_busy, e.cube_us / e.block_us, 1e-12);
+  EXPECT_NE(e.Describe().find("cube 101"), std::string::npos) << e.Describe();
+  EXPECT_EQ(Estimate(Stats(1, 1000, 0, 1, false), p).Describe().find("cube"), std::string::npos);
+}
+
 TEST(AscendcCostModelTest, DoubleBufferingHidesTheSmallerTerm) {
   DeviceProfile p;
   const CostEstimate serial = Estimate(Stats(1, 1000000, 18000, 10, false), p);

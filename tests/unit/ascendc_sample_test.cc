@@ -123,5 +123,18 @@ TEST(SampleShapeTest, SizesComeFromTheTensorsCounts) {
       << bad.status().ToString();
 }
 
+TEST(SampleShapeTest, AMatmulsSharedFactorsAreSolvedWhenOneShapeFits) {
+  const ops::OpSpec* matmul = cannbot_test::BuiltInOps().Find("matmul_f16_f32");
+  ASSERT_NE(matmul, nullptr);
+  // a = m*k, b = k*n, c = m*n: no count names a size alone.
+  auto shape = SampleShape(*matmul, {64 * 96, 96 * 32, 64 * 32});
+  ASSERT_TRUE(shape.ok()) << shape.status().ToString();
+  EXPECT_EQ(shape->Size("m"), 64);
+  EXPECT_EQ(shape->Size("k"), 96);
+  EXPECT_EQ(shape->Size("n"), 32);
+  // Counts no m, n, k can give.
+  EXPECT_FALSE(SampleShape(*matmul, {64 * 96, 96 * 32, 65 * 32}).ok());
+}
+
 }  // namespace
 }  // namespace cannbot::ascendc

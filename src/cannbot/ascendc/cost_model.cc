@@ -69,7 +69,9 @@ BlockTime TimeBlock(const Work& w, const LaunchStats& stats, const DeviceProfile
 
 CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile) {
   CostEstimate e;
-  const int cores = std::max(1, profile.vector_cores);
+  // A cube kernel's blocks run on the AI cores (one cube unit each), a vector kernel's on the
+  // vector cores.
+  const int cores = std::max(1, stats.UsesCube() ? profile.cube_cores : profile.vector_cores);
   const int blocks = static_cast<int>(std::max<uint32_t>(1, stats.block_dim));
   e.active_cores = std::min(blocks, cores);
   e.waves = (blocks + cores - 1) / cores;

@@ -2,7 +2,8 @@
 //
 // An estimate, not a measurement, built from what the emulation counted (stats.h) and a
 // DeviceProfile:
-//  - blocks run in waves of `vector_cores`; the slowest block (per-counter maximum) bounds a
+//  - blocks run in waves of `vector_cores` (`cube_cores` for a launch that used the cube); the
+//    slowest block (per-counter maximum) bounds a
 //    wave, so a block dim just above the core count pays for a nearly empty last wave;
 //  - a block's copies move at its share of HBM bandwidth, min(core_copy_gbps,
 //    hbm_gbps / active cores), plus a fixed set-up per DataCopy;

@@ -17,7 +17,7 @@ profile::KernelProfile EstimatedKernel(const std::string& name, const LaunchStat
   namespace m = profile::metric;
   profile::KernelProfile k;
   k.name = name;
-  k.core_type = "AI_VECTOR_CORE";
+  k.core_type = stats.UsesCube() ? "AI_CORE" : "AI_VECTOR_CORE";
   k.launches = 1;
   k.duration_us = estimate.total_us;
   k.block_dim = stats.block_dim;
@@ -32,8 +32,14 @@ profile::KernelProfile EstimatedKernel(const std::string& name, const LaunchStat
   k.metrics[m::kPeakMemoryBandwidth] = {device.hbm_gbps, "GB/s", "the device profile's HBM"};
   k.metrics[m::kMemoryUtilization] = {Share(estimate.achieved_gbps / device.hbm_gbps), "ratio",
                                       kNote};
-  k.metrics[m::kCoreCount] = {static_cast<double>(device.vector_cores), "count",
-                              "the device profile's vector cores"};
+  if (stats.UsesCube()) {
+    k.metrics[m::kMacRatio] = {Share(estimate.cube_busy), "ratio", kNote};
+    k.metrics[m::kCoreCount] = {static_cast<double>(device.cube_cores), "count",
+                                "the device profile's cube (AI) cores"};
+  } else {
+    k.metrics[m::kCoreCount] = {static_cast<double>(device.vector_cores), "count",
+                                "the device profile's vector cores"};
+  }
   return k;
 }
 

@@ -345,30 +345,63 @@ Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>
     }
     return true;
   };
-  ops::Shape shape = op.shapes.front();
-  std::set<std::string> fixed;
   // Sizes a tensor's extent names alone first, then a product (`rows*cols`) with one factor
   // not yet fixed: that factor is the count over the others.
-  for (const bool products : {false, true}) {
+  auto propagate = [&](ops::Shape* shape, std::set<std::string>* fixed) {
+    for (const bool products : {false, true}) {
+      for (size_t t = 0; t < tensors.size(); ++t) {
+        const std::vector<std::string> factors = ProductFactors(tensors[t]->extent);
+        std::string unknown;
+        int64_t known = 1;
+        bool solvable = !factors.empty() && (products || factors.size() == 1);
+        for (const std::string& f : factors) {
+          if (shape->sizes.count(f) == 0) solvable = false;
+          if (!solvable) break;
+          if (fixed->count(f) > 0) {
+            known *= shape->sizes[f];
+          } else if (unknown.empty()) {
+            unknown = f;
+          } else {
+            solvable = false;
+          }
+        }
+        if (!solvable || unknown.empty() || known <= 0 || elements[t] % known != 0) continue;
+        shape->sizes[unknown] = elements[t] / known;
+        fixed->insert(unknown);
+      }
+    }
+  };
+  ops::Shape shape = op.shapes.front();
+  std::set<std::string> fixed;
+  propagate(&shape, &fixed);
+  if (fixed.size() < shape.sizes.size()) {
+    // Products that share factors (a matmul's m*k, k*n, m*n): try each divisor of the first
+    // count with two unknown factors as the first of them; one solution must remain.
     for (size_t t = 0; t < tensors.size(); ++t) {
       const std::vector<std::string> factors = ProductFactors(tensors[t]->extent);
-      std::string unknown;
-      int64_t known = 1;
-      bool solvable = !factors.empty() && (products || factors.size() == 1);
-      for (const std::string& f : factors) {
-        if (shape.sizes.count(f) == 0) solvable = false;
-        if (!solvable) break;
-        if (fixed.count(f) > 0) {
-          known *= shape.sizes[f];
-        } else if (unknown.empty()) {
-          unknown = f;
-        } else {
-          solvable = false;
-        }
+      if (factors.size() != 2 || fixed.count(factors[0]) > 0 || fixed.count(factors[1]) > 0 ||
+          shape.sizes.count(factors[0]) == 0 || shape.sizes.count(factors[1]) == 0) {
+        continue;
       }
-      if (!solvable || unknown.empty() || known <= 0 || elements[t] % known != 0) continue;
-      shape.sizes[unknown] = elements[t] / known;
-      fixed.insert(unknown);
+      std::set<int64_t> divisors;
+      for (int64_t d = 1; d <= elements[t] / d; ++d) {
+        if (elements[t] % d == 0) divisors.insert({d, elements[t] / d});
+      }
+      std::vector<ops::Shape> solutions;
+      for (const int64_t first : divisors) {
+        ops::Shape guess = shape;
+        std::set<std::string> guessed = fixed;
+        guess.sizes[factors[0]] = first;
+        guessed.insert(factors[0]);
+        propagate(&guess, &guessed);
+        if (guessed.size() == guess.sizes.size() && matches(guess)) solutions.push_back(guess);
+      }
+      if (solutions.size() == 1) {
+        shape = solutions.front();
+        fixed.clear();
+        for (const auto& [name, value] : shape.sizes) fixed.insert(name);
+      }
+      break;
     }
   }
   auto as_sample = [](ops::Shape found) {

@@ -66,6 +66,8 @@ struct LaunchStats {
   WorkCounters total;                // summed over all blocks
   WorkCounters max_block;            // per-counter maximum over blocks
 
+  // A launch that ran Mmad: its blocks are AI cores (cube, with their vector cores beside).
+  bool UsesCube() const { return total.cube_fractals > 0; }
   nlohmann::json ToJson() const;
 };
 
