@@ -187,9 +187,36 @@ inline void UbToGm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const 
   k.ub_to_gm_copies += 1;
 }
 
+// L1 -> bias table (C2): the cube's bias reaches it by a local DataCopy, moved by MTE1.
+template <typename T>
+inline bool L1ToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t bytes,
+                          const char* api) {
+  using cannbot_ascendc::R;
+  if (src.cb_slot_ < 0 || dst.cb_slot_ < 0 || src.cb_serial_ != R().block_serial() ||
+      dst.cb_serial_ != R().block_serial() ||
+      R().slot(src.cb_slot_).memory != cannbot_ascendc::kMemL1 ||
+      R().slot(dst.cb_slot_).memory != cannbot_ascendc::kMemBias) {
+    return false;
+  }
+  cannbot_ascendc::Slot& from = CheckLocalBasic(src, bytes / sizeof(T), api);
+  if (from.pending_mte2) {
+    cannbot_ascendc::Violation("missing-sync",
+                               "%s copies L1 data into the bias table before the DataCopy that "
+                               "filled it was waited for (EnQue/DeQue, or "
+                               "SetFlag/WaitFlag<HardEvent::MTE2_MTE1>)",
+                               api);
+  }
+  cannbot_ascendc::Slot& to = CheckLocalBasic(dst, bytes / sizeof(T), api);
+  std::memcpy(dst.cb_data_, src.cb_data_, bytes);
+  to.pending_cube = true;
+  R().counters().cube_move_bytes += bytes;
+  return true;
+}
+
 template <typename T>
 inline void UbToUb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t blocks,
                    uint64_t block_bytes, uint64_t src_pitch, uint64_t dst_pitch, const char* api) {
+  if (blocks == 1 && L1ToBiasTable(dst, src, block_bytes, api)) return;
   CheckAlignment(dst, static_cast<const GlobalTensor<T>*>(nullptr), api);
   CheckAlignment(src, static_cast<const GlobalTensor<T>*>(nullptr), api);
   const uint64_t src_end = blocks == 0 ? 0 : (blocks - 1) * src_pitch + block_bytes;

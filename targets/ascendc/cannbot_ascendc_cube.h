@@ -287,12 +287,12 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
       static_cast<uint64_t>(p.repeatTimes) * kFractalBytes;
 }
 
-// ---- the cube unit: C (L0C) = A (L0A) x B (L0B) [+ C] ----
-template <typename T, typename U, typename S>
-inline void Mmad(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTensor<S>& b,
-                 const MmadParams& p) {
+// ---- the cube unit: C (L0C) = A (L0A) x B (L0B) [+ C, or + a bias row from C2] ----
+namespace cannbot_detail {
+template <typename T, typename U, typename S, typename B>
+inline void MmadWith(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTensor<S>& b,
+                     const LocalTensor<B>* bias, const MmadParams& p) {
   using cannbot_ascendc::Violation;
-  using namespace cannbot_detail;
   const char* api = "Mmad";
   cannbot_ascendc::R().RequireBlock(api);
   static_assert(std::is_same<U, S>::value,
@@ -303,9 +303,10 @@ inline void Mmad(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTe
     Violation("bad-argument", "%s has m %u, n %u, k %u; each must be positive", api, p.m, p.n,
               p.k);
   }
-  if (p.fmOffset != 0 || p.enSsparse || p.enWinogradA || p.enWinogradB || p.cmatrixSource) {
-    Violation("not-emulated", "%s with fmOffset, sparsity, Winograd or a bias-table C source "
-              "(cannbot emulates the dense product)", api);
+  if (p.fmOffset != 0 || p.enSsparse || p.enWinogradA || p.enWinogradB ||
+      (p.cmatrixSource && bias == nullptr)) {
+    Violation("not-emulated", "%s with fmOffset, sparsity, Winograd or a C source without a "
+              "bias tensor (cannbot emulates the dense product)", api);
   }
   const uint32_t k0 = cannbot_ascendc::kBlockBytes / sizeof(U);
   const uint32_t m1 = (p.m + kFractalRows - 1) / kFractalRows;
@@ -316,17 +317,25 @@ inline void Mmad(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTe
                api);
   CheckSettled(CheckCubeOperand(b, k1 * n1 * a_fractal, cannbot_ascendc::kMemL0B, "B", api), "B",
                api);
+  if (bias != nullptr) {
+    CheckSettled(CheckCubeOperand(*bias, static_cast<uint64_t>(p.n),
+                                  cannbot_ascendc::kMemBias, "bias", api),
+                 "bias", api);
+  }
   cannbot_ascendc::Slot& out =
       CheckCubeOperand(c, static_cast<uint64_t>(m1) * n1 * c_fractal, cannbot_ascendc::kMemL0C,
                        "C", api);
-  // Consecutive Mmads into one C are ordered by the cube's own pipe: no wait between them.
-  const bool accumulate = p.isBias || !p.cmatrixInitVal;
+  // C starts from the bias row (the bias form), from C itself (cmatrixInitVal false, or the
+  // first releases' isBias), or from zero. Consecutive Mmads into one C are ordered by the
+  // cube's own pipe: no wait between them.
+  const bool accumulate = bias == nullptr && (p.isBias || !p.cmatrixInitVal);
   for (uint32_t i = 0; i < m1 * kFractalRows; ++i) {
     for (uint32_t j = 0; j < n1 * kFractalRows; ++j) {
       T* at = c.cb_data_ + (static_cast<uint64_t>(j / kFractalRows) * m1 + i / kFractalRows) *
                                c_fractal +
               (i % kFractalRows) * kFractalRows + j % kFractalRows;
       T sum = accumulate ? *at : T(0);
+      if (bias != nullptr) sum = j < p.n ? static_cast<T>(bias->cb_data_[j]) : T(0);
       for (uint32_t q = 0; q < p.k; ++q) {
         const U av = a.cb_data_[(static_cast<uint64_t>(i / kFractalRows) * k1 + q / k0) *
                                     a_fractal +
@@ -341,6 +350,18 @@ inline void Mmad(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTe
   }
   out.pending_cube = true;
   cannbot_ascendc::R().counters().cube_fractals += static_cast<uint64_t>(m1) * n1 * k1;
+}
+}  // namespace cannbot_detail
+
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTensor<S>& b,
+                 const MmadParams& p) {
+  cannbot_detail::MmadWith(c, a, b, static_cast<const LocalTensor<T>*>(nullptr), p);
+}
+template <typename T, typename U, typename S, typename B>
+inline void Mmad(const LocalTensor<T>& c, const LocalTensor<U>& a, const LocalTensor<S>& b,
+                 const LocalTensor<B>& bias, const MmadParams& p) {
+  cannbot_detail::MmadWith(c, a, b, &bias, p);
 }
 
 // ---- L0C -> CO2 (the first releases' read-out): DataCopy in matrix block mode ----
@@ -399,12 +420,14 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
               "emulates NoQuant, F322F16 and F322BF16)", api, static_cast<int>(p.quantPre),
               sizeof(U), sizeof(T));
   }
-  if (p.mSize == 0 || p.nSize == 0 || p.srcStride < p.mSize || p.dstStride < p.nSize) {
+  const uint64_t n1 = (p.nSize + kFractalRows - 1) / kFractalRows;
+  // srcStride only matters from the second fractal column on.
+  if (p.mSize == 0 || p.nSize == 0 || (n1 > 1 && p.srcStride < p.mSize) ||
+      p.dstStride < p.nSize) {
     Violation("bad-argument", "%s has mSize %u, nSize %u, srcStride %u, dstStride %u; sizes "
               "must be positive, srcStride (rows of L0C) at least mSize and dstStride (elements) "
               "at least nSize", api, p.mSize, p.nSize, p.srcStride, p.dstStride);
   }
-  const uint64_t n1 = (p.nSize + kFractalRows - 1) / kFractalRows;
   CheckSettled(CheckCubeOperand(src, (n1 - 1) * p.srcStride * kFractalRows +
                                          static_cast<uint64_t>(p.mSize) * kFractalRows,
                                 cannbot_ascendc::kMemL0C, "source", api),
