@@ -1,12 +1,14 @@
-// kernel_operator.h: cannbot's CPU emulation of the Ascend C vector programming subset.
+// kernel_operator.h: cannbot's CPU emulation of the Ascend C programming subset (vector, and
+// the cube unit's low-level matrix path).
 //
 // An `ascendc` kernel includes this header exactly as it includes the vendor's on a board. It
 // provides the kernel qualifiers and GM_ADDR, half (_Float16), GlobalTensor, LocalTensor,
 // TPipe, TQue, TBuf, DataCopy/DataCopyPad, the count and mask/repeat forms of the vector
-// instructions, Cast, Compare/Select, the reductions a softmax or layernorm needs, GetBlockIdx/GetBlockNum, PipeBarrier and
-// SetFlag/WaitFlag. It enforces the hardware's rules (UB budget, copy alignment, queue depth and
-// pairing, no element access to global memory, pipe hand-offs) and counts the work the cost
-// model needs. Anything outside the subset fails to compile; the supported list and every rule
+// instructions, Cast, Compare/Select, the reductions a softmax or layernorm needs,
+// GetBlockIdx/GetBlockNum, PipeBarrier and SetFlag/WaitFlag, and the matrix path (L1/L0
+// positions, LoadData, Mmad, Fixpipe). It enforces the hardware's rules (memory budgets, copy
+// alignment, queue depth and pairing, no element access to global memory, pipe hand-offs) and
+// counts the work the cost model needs. Anything outside the subset fails to compile; the supported list and every rule
 // are in docs/ascendc.md.
 //
 // The emulation is ours, written from the public Ascend C documentation; it is not vendor code.
