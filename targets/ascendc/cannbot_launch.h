@@ -202,6 +202,22 @@ struct LaunchExtras {
   std::vector<std::pair<const uint8_t*, uint64_t>> buffers;
 };
 
+// A spec's half or bfloat16 tensor as the fp32 buffer Launch takes (exact), and Launch's fp32
+// results back into it (nearest even), leaving alone every element the launch returned
+// unchanged: its bits, a never-written marker among them, stay what they were.
+template <typename T>
+inline std::vector<float> Widened(const T* values, int64_t n) {
+  std::vector<float> wide(static_cast<size_t>(n > 0 ? n : 0));
+  for (size_t i = 0; i < wide.size(); ++i) wide[i] = static_cast<float>(values[i]);
+  return wide;
+}
+template <typename T>
+inline void Narrow(const std::vector<float>& now, const std::vector<float>& before, T* out) {
+  for (size_t i = 0; i < now.size() && i < before.size(); ++i) {
+    if (std::memcmp(&now[i], &before[i], sizeof(float)) != 0) out[i] = static_cast<T>(now[i]);
+  }
+}
+
 // `body(in, out, workspace, tiling)` runs one block.
 template <typename Body>
 inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,

@@ -198,6 +198,54 @@ TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
       << wrong->RenderText();
 }
 
+// A spec that declares its tensors half says what the op is: of the package's four dtype
+// combinations only float16 runs (the others are skipped, naming the tensor), its half buffers
+// widened for the launch and narrowed back, and a wrong half branch is seen.
+TEST_F(AscendcPackageTest, ASpecThatDeclaresHalfRunsTheHalfCombinationOnly) {
+  ops::Registry registry = cannbot_test::BuiltInOps();
+  const Status added = ops::AddOpsDirs({testing::Fixture("package_ops")}, &registry);
+  ASSERT_TRUE(added.ok()) << added.ToString();
+  validator::Validator validator(testing::TestConfig(), store_.get(), registry);
+  PackageRequest request;
+  request.seed = 5;
+  request.op = "vector_add_half";
+  auto every_dtype = ascendc::LoadPackage(SourcePath(kFast));
+  ASSERT_TRUE(every_dtype.ok()) << every_dtype.status().ToString();
+  request.candidate = *every_dtype;
+  auto report = ValidatePackage(validator, registry, request);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 4u);
+  for (const PackageRun& run : report->runs) {
+    if (run.combo.Uniform() == "float16") {
+      EXPECT_TRUE(run.skipped.empty()) << run.skipped;
+      EXPECT_TRUE(run.ok()) << report->RenderText();
+    } else {
+      EXPECT_NE(run.skipped.find("spec declares x as half"), std::string::npos) << run.skipped;
+    }
+  }
+  EXPECT_TRUE(report->ok()) << report->RenderText();
+
+  const std::string dir = dir_->File("half_sub");
+  fs::copy(SourcePath(kFast), dir, fs::copy_options::recursive);
+  const std::string kernel = dir + "/op_kernel/add_custom.cpp";
+  auto text = ReadFile(kernel);
+  ASSERT_TRUE(text.ok());
+  std::string edited = *text;
+  const std::string add = "Add(z, x, y, static_cast<int32_t>(n));";
+  const size_t at = edited.find(add);
+  ASSERT_NE(at, std::string::npos);
+  edited.replace(at, add.size(), "Sub(z, x, y, static_cast<int32_t>(n));");
+  ASSERT_TRUE(WriteFile(kernel, edited).ok());
+  auto sub = ascendc::LoadPackage(dir);
+  ASSERT_TRUE(sub.ok()) << sub.status().ToString();
+  request.candidate = *sub;
+  auto wrong = ValidatePackage(validator, registry, request);
+  ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
+  EXPECT_FALSE(wrong->ok());
+  EXPECT_NE(wrong->RenderText().find("CANN precision standard for fp16"), std::string::npos)
+      << wrong->RenderText();
+}
+
 // An OpDef attribute none of the op's values fills runs with its default, and the report says
 // so instead of letting a wrong number pass as the package's fault.
 TEST_F(AscendcPackageTest, AnAttributeTheOpCannotFillIsNamedInTheReport) {

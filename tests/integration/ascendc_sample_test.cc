@@ -126,7 +126,8 @@ TEST_F(SampleTest, ACubeSampleRunsTheMatrixPathAndItsCoresShowInTheEstimate) {
   auto fast = ascendc::LoadSample(SourcePath("examples/ascendc/samples/matmul_cube"));
   auto slow = ascendc::LoadSample(SourcePath("examples/ascendc/samples/matmul_cube_single_core"));
   ASSERT_TRUE(fast.ok() && slow.ok());
-  auto report = Check(*fast, *slow, "matmul");
+  // matmul_f16_f32's spec declares a and b half and c float, as the kernel has them.
+  auto report = Check(*fast, *slow, "matmul_f16_f32");
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->runs.size(), 1u);
   EXPECT_EQ(report->runs[0].combo.Describe(), "a=float16 b=float16 c=float32");
@@ -141,7 +142,7 @@ TEST_F(SampleTest, ACubeSampleRunsTheMatrixPathAndItsCoresShowInTheEstimate) {
   // B's fractals loaded without the transpose L0B's layout needs: wrong numbers.
   auto untransposed = EditedSample("matmul_cube", {{"p.ifTranspose = true;", ""}});
   ASSERT_TRUE(untransposed.ok()) << untransposed.status().ToString();
-  auto rejected = Check(*untransposed, std::nullopt, "matmul");
+  auto rejected = Check(*untransposed, std::nullopt, "matmul_f16_f32");
   ASSERT_TRUE(rejected.ok()) << rejected.status().ToString();
   ASSERT_TRUE(rejected->runs[0].check.has_value());
   EXPECT_FALSE(rejected->runs[0].check->ok);

@@ -53,10 +53,26 @@ std::vector<std::string> Dtypes(const ascendc::DtypeCombo& combo) {
   return dtypes;
 }
 
-std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo) {
+// Why `combo` is not run for `op`, "" when it is: a dtype the launch cannot hold, or a tensor
+// the op's spec declares half or bfloat16 (a typed spec says what the op is; an fp32 spec
+// stands for every dtype the package has) launched as something else.
+std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo, const ops::OpSpec& op) {
   const std::string dtype = ascendc::FirstUnlaunchable(Dtypes(combo));
   if (!dtype.empty()) {
     return dtype + " tensors are not emulated yet (floating point, integer and bool tensors are)";
+  }
+  std::vector<const ops::Param*> tensors = op.ParamsOfKind(ops::ParamKind::kInput);
+  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) tensors.push_back(p);
+  for (size_t t = 0; t < tensors.size() && t < combo.dtypes.size(); ++t) {
+    const ops::DType declared = tensors[t]->dtype;
+    const char* want = declared == ops::DType::kF16    ? "float16"
+                       : declared == ops::DType::kBF16 ? "bfloat16"
+                                                       : nullptr;
+    if (want != nullptr && combo.dtypes[t].second != want) {
+      return "op " + op.name + "'s spec declares " + tensors[t]->name + " as " +
+             ops::DTypeName(declared) + "; this combination launches " +
+             combo.dtypes[t].first + " as " + combo.dtypes[t].second;
+    }
   }
   return "";
 }
@@ -164,7 +180,7 @@ std::string PackageReport::RenderText() const {
   size_t skipped = 0;
   for (const PackageRun& r : runs) skipped += !r.skipped.empty();
   out << "\n" << (ok() ? "every combination that ran passed" : "NOT every combination passed");
-  if (skipped > 0) out << " (" << skipped << " skipped: not emulated yet)";
+  if (skipped > 0) out << " (" << skipped << " skipped, each with its reason above)";
   out
       << (!baseline.empty() ? ""
           : sample ? " (compile and numeric layers; give --baseline DIR for the estimated speed)"
@@ -193,7 +209,7 @@ Result<PackageReport> ValidatePackage(validator::Validator& validator,
   for (const ascendc::DtypeCombo& combo : ascendc::Combinations(candidate.definition)) {
     PackageRun run;
     run.combo = combo;
-    run.skipped = WhyNotLaunchable(combo);
+    run.skipped = WhyNotLaunchable(combo, *op);
     std::optional<ascendc::DtypeCombo> base_combo;
     if (run.skipped.empty() && baseline) {
       base_combo = Matching(baseline->definition, combo);

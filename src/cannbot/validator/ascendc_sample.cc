@@ -11,12 +11,13 @@ namespace {
 // sample's (targets/ascendc/cannbot_sample.h, Replay).
 std::string SampleWrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
                           const std::vector<std::string>& dtypes) {
+  const LaunchBuffers buffers = PlanLaunchBuffers(spec);
   std::string inputs, outputs, elements, types;
   for (const std::string& d : dtypes) types += (types.empty() ? "\"" : ", \"") + d + "\"";
   for (const auto kind : {ops::ParamKind::kInput, ops::ParamKind::kOutput}) {
     for (const ops::Param* p : op.ParamsOfKind(kind)) {
       std::string& list = kind == ops::ParamKind::kInput ? inputs : outputs;
-      list += (list.empty() ? "" : ", ") + p->name;
+      list += (list.empty() ? "" : ", ") + buffers.Buffer(spec, p->name);
       elements += (elements.empty() ? "" : ", ") + ("elements_" + p->name);
     }
   }
@@ -24,12 +25,13 @@ std::string SampleWrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
          "#include \"cannbot_sample.h\"\n"
          "#include \"cannbot_sample_replay.inc\"\n"
          "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
-         "extern \"C\" " + spec.CSignature() + " {\n"
+         + buffers.preamble + "extern \"C\" " + spec.CSignature() + " {\n" + buffers.before +
          "  static const cannbot_sample::RecordedArg args[] = {CANNBOT_SAMPLE_ARGS};\n"
          "  const cannbot_sample::Recorded recorded = {CANNBOT_SAMPLE_BLOCK_DIM,\n"
          "      CANNBOT_SAMPLE_TILING_KEY, args, sizeof(args) / sizeof(args[0])};\n"
          "  cannbot_sample::Replay(CANNBOT_SAMPLE_KERNEL, recorded, {" + types +
-         "}, {" + inputs + "}, {" + outputs + "}, {" + elements + "});\n}\n";
+         "}, {" + inputs + "}, {" + outputs + "}, {" + elements + "});\n" + buffers.after +
+         "}\n";
 }
 
 }  // namespace
