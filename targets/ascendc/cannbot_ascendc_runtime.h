@@ -96,6 +96,7 @@ struct Counters {
   uint64_t scalar_ops = 0;              // LocalTensor element reads and writes
   uint64_t cube_fractals = 0;   // Mmad: 16 x 16 x (32 bytes of K) multiply-add blocks
   uint64_t cube_move_bytes = 0;  // on chip: LoadData (L1 -> L0A/L0B), L0C -> CO2 copies
+  uint64_t gm_raw_pointers = 0;  // GlobalTensor::GetPhyAddr: GM the counters cannot follow
 
   void Add(const Counters& o) {
     gm_to_ub_bytes += o.gm_to_ub_bytes;
@@ -110,6 +111,7 @@ struct Counters {
     scalar_ops += o.scalar_ops;
     cube_fractals += o.cube_fractals;
     cube_move_bytes += o.cube_move_bytes;
+    gm_raw_pointers += o.gm_raw_pointers;
   }
   // Per-counter maximum: the slowest block bounds each wave.
   void Max(const Counters& o) {
@@ -126,6 +128,7 @@ struct Counters {
     m(scalar_ops, o.scalar_ops);
     m(cube_fractals, o.cube_fractals);
     m(cube_move_bytes, o.cube_move_bytes);
+    m(gm_raw_pointers, o.gm_raw_pointers);
   }
 };
 

@@ -2,7 +2,8 @@
 //
 // GlobalTensor: a typed view of global memory. Its element access (GetValue, SetValue) goes
 // through the scalar unit's data cache, checked like a copy and counted dear; the kernel
-// receives GM addresses that are not even mapped, so a raw dereference crashes.
+// receives GM addresses that are not even mapped, so a raw dereference of a GM_ADDR crashes,
+// while GetPhyAddr gives a usable address (and the launch no speed estimate).
 // LocalTensor: a typed view of one UB buffer. Element access (GetValue, SetValue, operator())
 // is allowed and counted as scalar work.
 // TPipe / TQue / TBuf: UB allocation with the budget (`ub-overflow`), queue depth
@@ -135,8 +136,11 @@ class GlobalTensor {
     return sub;
   }
   uint64_t GetSize() const { return cb_size_; }
-  T* GetPhyAddr() const { return cb_addr_; }
-  T* GetPhyAddr(uint64_t offset) const { return cb_addr_ + offset; }
+  // The element's address, usable as on the device: the kernel may read and write through it
+  // (inside the tensor). What moves through it is invisible to the counters, so a launch that
+  // took one gets no speed estimate (gm_raw_pointers in its stats; docs/ascendc.md).
+  T* GetPhyAddr() const { return PhyAddr(0); }
+  T* GetPhyAddr(uint64_t offset) const { return PhyAddr(offset); }
   // One element through the scalar unit's data cache, as documented: legal, and counted as a
   // scalar access plus a 32-byte transfer each (far dearer than a DataCopy of many elements).
   T GetValue(uint64_t offset) const {
@@ -153,6 +157,15 @@ class GlobalTensor {
   uint64_t cb_size_ = 0;  // elements, as the kernel declared them
 
  private:
+  T* PhyAddr(uint64_t offset) const {
+    if (cb_addr_ == nullptr) return nullptr;
+    cannbot_ascendc::Runtime& rt = cannbot_ascendc::R();
+    rt.RequireBlock("GlobalTensor::GetPhyAddr");
+    uint8_t* at = rt.TranslateGm(cb_addr_ + offset, 0, false, static_cast<int>(8 * sizeof(T)),
+                                 "GlobalTensor::GetPhyAddr", cannbot_ascendc::DtypeName<T>());
+    ++rt.counters().gm_raw_pointers;
+    return reinterpret_cast<T*>(at);
+  }
   uint8_t* Element(uint64_t offset, bool write, const char* api) const {
     cannbot_ascendc::Runtime& rt = cannbot_ascendc::R();
     rt.RequireBlock(api);

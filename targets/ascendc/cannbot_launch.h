@@ -150,7 +150,8 @@ inline void PrintCounters(char* out, size_t cap, const Counters& c) {
                 "{\"gm_to_ub_bytes\":%llu,\"ub_to_gm_bytes\":%llu,\"ub_to_ub_bytes\":%llu,"
                 "\"gm_to_ub_copies\":%llu,\"ub_to_gm_copies\":%llu,\"vector_instructions\":%llu,"
                 "\"vector_repeats\":%llu,\"vector_bytes\":%llu,\"vector_complex_repeats\":%llu,"
-                "\"scalar_ops\":%llu,\"cube_fractals\":%llu,\"cube_move_bytes\":%llu}",
+                "\"scalar_ops\":%llu,\"cube_fractals\":%llu,\"cube_move_bytes\":%llu,"
+                "\"gm_raw_pointers\":%llu}",
                 static_cast<unsigned long long>(c.gm_to_ub_bytes),
                 static_cast<unsigned long long>(c.ub_to_gm_bytes),
                 static_cast<unsigned long long>(c.ub_to_ub_bytes),
@@ -162,7 +163,8 @@ inline void PrintCounters(char* out, size_t cap, const Counters& c) {
                 static_cast<unsigned long long>(c.vector_complex_repeats),
                 static_cast<unsigned long long>(c.scalar_ops),
                 static_cast<unsigned long long>(c.cube_fractals),
-                static_cast<unsigned long long>(c.cube_move_bytes));
+                static_cast<unsigned long long>(c.cube_move_bytes),
+                static_cast<unsigned long long>(c.gm_raw_pointers));
 }
 
 // What the queues of one finished block say about overlap.

@@ -186,6 +186,12 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       LocalTensor<half> t2 = a2.AllocTensor<half>();
       return;
     }
+    case 26: {  // GetPhyAddr: a usable address, as on the device, and counted as raw pointers
+      const float* in = xGm.GetPhyAddr();
+      float* out = yGm.GetPhyAddr();
+      for (uint32_t i = 0; i < n; ++i) out[i] = in[i] > 0 ? in[i] : 0.0f;
+      return;
+    }
     case 21:  // assert: ascendc_assert stays in the build and stops a launch whose check fails
       ascendc_assert(n % 3 == 0, "n is %u", n);
       break;
@@ -343,6 +349,16 @@ TEST_F(AscendcRulesTest, TheCubesMemoriesKeepTheirOwnRules) {
 }
 TEST_F(AscendcRulesTest, TooManyBuffersInOneKernel) {
   ExpectViolation(18, "too-many-buffers", 64, "65 buffers in one kernel");
+}
+
+TEST_F(AscendcRulesTest, GetPhyAddrIsAUsableAddressThatTheStatsCount) {
+  const CommandResult r = Run(26);
+  ASSERT_TRUE(r.exit.Success()) << r.exit.Describe() << "\n" << r.output;
+  EXPECT_NE(r.output.find("relu ok"), std::string::npos);
+  auto stats = ParseStats(r.output);
+  ASSERT_TRUE(stats.ok()) << stats.status().message();
+  EXPECT_EQ(stats->total.gm_raw_pointers, 2u);  // what the perf layer refuses to estimate
+  EXPECT_EQ(stats->total.gm_to_ub_bytes, 0u);
 }
 
 TEST_F(AscendcRulesTest, RawGmDereferenceFaults) {

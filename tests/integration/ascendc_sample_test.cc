@@ -121,6 +121,26 @@ TEST_F(SampleTest, ABaselineSampleGivesTheCostModelsComparison) {
   EXPECT_GT(verdict.perf->speedup, 1.0) << verdict.RenderText();
 }
 
+TEST_F(SampleTest, ARawGlobalMemoryPointerComputesButGetsNoSpeedEstimate) {
+  // GetPhyAddr is a usable address, as on the device; what goes through it no counter sees.
+  auto raw = EditedSample(
+      "add_custom",
+      {{"    zGm_.SetGlobalBuffer((__gm__ half*)z + begin, blockLength_);",
+        "    zGm_.SetGlobalBuffer((__gm__ half*)z + begin, blockLength_);\n"
+        "    zGm_.GetPhyAddr()[0] = xGm_.GetPhyAddr()[0];"}});
+  ASSERT_TRUE(raw.ok()) << raw.status().ToString();
+  auto slow = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_custom_single_core"));
+  ASSERT_TRUE(slow.ok());
+  auto report = Check(*raw, *slow);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_TRUE(report->runs[0].verdict.has_value());
+  const validator::Verdict& verdict = *report->runs[0].verdict;
+  EXPECT_FALSE(verdict.accepted);
+  EXPECT_EQ(verdict.layer, validator::Layer::kPerf) << verdict.RenderText();
+  EXPECT_NE(verdict.reason.find("raw pointer(s) from GlobalTensor::GetPhyAddr"), std::string::npos)
+      << verdict.RenderText();
+}
+
 TEST_F(SampleTest, ACubeSampleRunsTheMatrixPathAndItsCoresShowInTheEstimate) {
   // GM -> L1 (ND -> NZ), LoadData into L0A/L0B, Mmad accumulating over K, Fixpipe to GM.
   auto fast = ascendc::LoadSample(SourcePath("examples/ascendc/samples/matmul_cube"));

@@ -24,13 +24,14 @@ constexpr struct {
     {"vector_complex_repeats", &WorkCounters::vector_complex_repeats},
     {"scalar_ops", &WorkCounters::scalar_ops},
 };
-// Counters a line may leave out (0): added with the matrix path.
+// Counters a line may leave out (0): added with the matrix path and raw GM pointers.
 constexpr struct {
   const char* key;
   uint64_t WorkCounters::*field;
 } kOptionalCounterFields[] = {
     {"cube_fractals", &WorkCounters::cube_fractals},
     {"cube_move_bytes", &WorkCounters::cube_move_bytes},
+    {"gm_raw_pointers", &WorkCounters::gm_raw_pointers},
 };
 
 Result<uint64_t> Unsigned(const Json& object, const char* key) {

@@ -45,6 +45,8 @@ struct WorkCounters {
   // The matrix path (absent from lines of emulations before it: 0).
   uint64_t cube_fractals = 0;    // Mmad's 16 x 16 x (32 bytes of K) blocks, one per cycle
   uint64_t cube_move_bytes = 0;  // on chip: LoadData L1 -> L0A/L0B, L0C -> CO2
+  // GlobalTensor::GetPhyAddr calls: raw GM pointers, whose traffic no counter sees.
+  uint64_t gm_raw_pointers = 0;
 };
 
 struct LaunchStats {

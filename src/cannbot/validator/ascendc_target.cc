@@ -384,6 +384,14 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     if (!wrong.empty()) return fail(Layer::kPerf, "wrong results on the perf shape: " + wrong);
     auto stats = ascendc::ParseStats(printed);
     if (!stats.ok()) return fail(Layer::kPerf, "no usable emulation statistics: " + stats.status().message());
+    if (stats->total.gm_raw_pointers > 0) {
+      return fail(Layer::kPerf,
+                  "reads or writes global memory through " +
+                      std::to_string(stats->total.gm_raw_pointers) +
+                      " raw pointer(s) from GlobalTensor::GetPhyAddr: that traffic is invisible "
+                      "to the cost model, so no speed is estimated (move the data with DataCopy "
+                      "to be compared)");
+    }
     const ascendc::CompulsoryTraffic compulsory =
         tensor_bits.empty()
             ? ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, stats->dtype_bits)
