@@ -306,6 +306,18 @@ TEST(DiagnoseCliTest, ASampleIsDiagnosedAtTheLaunchItsHostProgramMakes) {
   EXPECT_NE(kernel["name"].get<std::string>().find("a=float16"), std::string::npos);
   const std::vector<std::string> found = Findings(out["diagnosis"]);
   EXPECT_NE(std::find(found.begin(), found.end(), "core_imbalance"), found.end()) << single.output;
+
+  // A cube kernel's estimate is an AI-core profile with a mac ratio: the cube rules judge it.
+  DiagnoseCli cube = Diagnose({"--target", "ascendc", "--op", "matmul_f16_f32", "--source",
+                               SourcePath("examples/ascendc/samples/matmul_cube_single_core"),
+                               "--json", db});
+  ASSERT_EQ(cube.exit_code, 0) << cube.output;
+  out = ParseDiagnoseJson(cube.output);
+  ASSERT_TRUE(out.is_object()) << cube.output;
+  const nlohmann::json& matmul = out["profile"]["kernels"][0];
+  EXPECT_EQ(matmul["core_type"], "AI_CORE") << cube.output;
+  EXPECT_GT(matmul["metrics"]["mac_ratio"]["value"].get<double>(), 0.0) << cube.output;
+  EXPECT_EQ(Findings(out["diagnosis"]).front(), "cube_starved") << cube.output;
 }
 
 }  // namespace
