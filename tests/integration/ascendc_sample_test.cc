@@ -11,7 +11,11 @@
 
 #include "builtin_ops.h"
 #include "cannbot/ascendc/sample.h"
+#include "cannbot/engine/package_suggest.h"
 #include "cannbot/engine/package_validation.h"
+#include "cannbot/llm/http_client.h"
+#include "cannbot/util/data_dir.h"
+#include "integration/fake_llm_server.h"
 #include "cannbot/util/fs.h"
 #include "integration/package_support.h"
 #include "integration/test_support.h"
@@ -168,6 +172,49 @@ TEST_F(SampleTest, ACubeSampleRunsTheMatrixPathAndItsCoresShowInTheEstimate) {
   EXPECT_FALSE(rejected->runs[0].check->ok);
   EXPECT_NE(rejected->runs[0].check->reason.find("case 'sample'"), std::string::npos)
       << rejected->runs[0].check->reason;
+}
+
+TEST_F(SampleTest, SuggestionsForASampleAreValidatedAgainstItsOwnLaunch) {
+  auto slow = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_custom_single_core"));
+  ASSERT_TRUE(slow.ok()) << slow.status().ToString();
+  auto eight_cores = ReadFile(SourcePath("examples/ascendc/samples/add_custom/main.cpp"));
+  auto kernel = ReadFile(SourcePath("examples/ascendc/samples/add_custom/add_custom.cpp"));
+  ASSERT_TRUE(eight_cores.ok() && kernel.ok());
+  std::string broken = *kernel;
+  broken.replace(broken.find("Add(z, x, y,"), 12, "Sub(z, x, y,");
+  testing::FakeLlmServer server;
+  server.Push(testing::Chat({"Launch on eight cores.\n\nFile: main.cpp\n```cpp\n" + *eight_cores +
+                                 "```\n",
+                             "File: add_custom.cpp\n```cpp\n" + broken + "```\n"}));
+  llm::LlmConfig config;
+  config.base_url = server.base_url();
+  config.model = "scripted";
+  std::unique_ptr<llm::HttpClient> http = llm::NewCurlHttpClient();
+  llm::ChatClient chat(config, http.get());
+  std::vector<std::string> warnings;
+  const skills::SkillLibrary skills = skills::SkillLibrary::Load({DataPath("skills")}, &warnings);
+  PackageSuggestRequest request;
+  request.op = "add";
+  request.sample = *slow;
+  request.samples = 2;
+  request.rounds = 0;
+  request.seed = 5;
+  auto result = SuggestForPackage(*validator_, cannbot_test::BuiltInOps(), skills, chat, request);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_EQ(result->attempts.size(), 2u);
+  ASSERT_TRUE(result->found()) << result->check.RenderText();
+  EXPECT_EQ(result->best, 0);
+  EXPECT_GT(result->attempts[0].speedup, 1.0) << result->attempts[0].reason;
+  EXPECT_NE(result->diff.find("+++ b/main.cpp"), std::string::npos) << result->diff;
+  EXPECT_FALSE(result->attempts[1].accepted);
+  EXPECT_NE(result->attempts[1].reason.find("a=float16 b=float16 y=float16"), std::string::npos)
+      << result->attempts[1].reason;
+  // The prompt carried the sample's files and its host program's launch.
+  ASSERT_FALSE(server.requests().empty());
+  const std::string prompt = server.requests().front();
+  EXPECT_NE(prompt.find("kernel-launch sample"), std::string::npos);
+  EXPECT_NE(prompt.find("File: main.cpp"), std::string::npos);
+  EXPECT_NE(prompt.find("1 blocks, shape n=16384"), std::string::npos) << prompt;
 }
 
 TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {

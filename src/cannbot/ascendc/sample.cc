@@ -137,10 +137,30 @@ Result<Sample> LoadSample(const std::string& dir) {
   if (!fs::is_directory(dir, error)) {
     return Status::InvalidArgument("the sample " + dir + " is not a directory");
   }
+  PackageFiles files, data;
+  CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, ".", &files));
+  CANNBOT_RETURN_IF_ERROR(ReadData(dir, &data));
+  return SampleFromFiles(dir, std::move(files), std::move(data));
+}
+
+Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, PackageFiles data) {
+  // Files a job or a model sent are checked as a directory's would have been read.
+  if (files.size() > 200) {
+    return Status::InvalidArgument("the sample " + dir + " has more than 200 files");
+  }
+  for (const auto& [name, text] : files) {
+    if (!IsPlainRelativePath(name) || !IsPackageSourceName(name) || text.size() > (1u << 20) ||
+        text.find('\0') != std::string::npos) {
+      return Status::InvalidArgument("the sample file \"" + name + "\" of " + dir +
+                                     " is not a source file (.cpp, .cc, .h, .hpp, .inc, .asc) "
+                                     "at a relative path, of text under 1 MiB");
+    }
+  }
+  std::sort(files.begin(), files.end());
   Sample s;
   s.dir = dir;
-  CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, ".", &s.files));
-  CANNBOT_RETURN_IF_ERROR(ReadData(dir, &s.data));
+  s.files = std::move(files);
+  s.data = std::move(data);
   static const std::regex kDefinition(
       R"(extern\s+"C"\s+((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\)\s*\{)");
   static const std::regex kMain(R"(\bmain\s*\()");

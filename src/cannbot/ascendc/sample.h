@@ -44,6 +44,9 @@ bool LooksLikeSample(const std::string& dir);
 // Reads DIR. InvalidArgument (naming the file and the cause): no kernel entry definition or
 // several, no host file with ICPU_RUN_KF or several, files too large or not text.
 Result<Sample> LoadSample(const std::string& dir);
+// The same from files already read (`dir` labels it in messages): a sample sent with a job,
+// or one with a suggestion's changes applied.
+Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, PackageFiles data = {});
 
 // One argument of the launch the host program made.
 struct SampleArg {

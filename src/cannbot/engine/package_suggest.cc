@@ -24,25 +24,54 @@ std::string ListCombinations(const ascendc::OpDefinition& def) {
   return out;
 }
 
-std::string Prompt(const ops::OpSpec& op, const ascendc::Package& package,
-                   const PackageReport& check, const ascendc::DeviceProfile& device,
-                   const skills::SkillLibrary& skills) {
+// What the model is shown: the package's OpDef combinations, or the sample's launch.
+std::string Subject(const PackageSuggestRequest& request, const PackageReport& check) {
+  if (!request.sample) {
+    return "Make this Ascend C operator package faster on {device} without changing what it "
+           "computes. It implements op `{op}`: {semantics}\n\nIts OpDef (" +
+           check.definition.type +
+           ") declares these dtype combinations; every one must stay correct under the CANN "
+           "precision standard and get faster:\n" +
+           ListCombinations(check.definition);
+  }
+  std::string launch;
+  for (const std::string& note : check.notes) launch += "- " + note + "\n";
+  for (const PackageRun& run : check.runs) launch += "- tensors: " + run.combo.Describe() + "\n";
+  return "Make this Ascend C kernel-launch sample (a kernel file, " + request.sample->kernel_file +
+         ", and the host program that launches it, " + request.sample->host_file +
+         ") faster on {device} without changing what it computes. It implements op `{op}`: "
+         "{semantics}\n\nIts host program's launch, which must stay correct under the CANN "
+         "precision standard and get faster:\n" + launch;
+}
+
+std::string Fill(std::string text, const std::string& key, const std::string& value) {
+  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size())) {
+    text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
+std::string Prompt(const ops::OpSpec& op, const PackageSuggestRequest& request,
+                   const ascendc::PackageFiles& files, const PackageReport& check,
+                   const ascendc::DeviceProfile& device, const skills::SkillLibrary& skills) {
   std::ostringstream out;
-  out << "# Task\n\nMake this Ascend C operator package faster on " << device.name
-      << " without changing what it computes. It implements op `" << op.name << "`: "
-      << op.semantics << "\n\nIts OpDef (" << check.definition.type
-      << ") declares these dtype combinations; every one must stay correct under the CANN "
-         "precision standard and get faster:\n"
-      << ListCombinations(check.definition) << "\n# Device\n\n" << ascendc::DescribeDevice(device)
-      << "\n";
+  out << "# Task\n\n"
+      << Fill(Fill(Fill(Subject(request, check), "{device}", device.name), "{op}", op.name),
+              "{semantics}", op.semantics)
+      << "\n# Device\n\n" << ascendc::DescribeDevice(device) << "\n";
   if (const skills::Skill* skill = skills.Find(kPackageSkill)) {
     out << "# What good Ascend C kernels do\n\n" << skill->body << "\n";
   }
-  out << "# The package\n\n" << RenderPackageFiles(package.files);
+  out << (request.sample ? "# The sample\n\n" : "# The package\n\n") << RenderPackageFiles(files);
   out << "# How to answer\n\nReturn every file you change in full, each as a line `File: <path>` "
-         "followed by one ```cpp fenced block. Keep the file names, the OpDef's inputs, outputs "
-         "and dtypes, the tiling struct's registration and the kernel's entry point and "
-         "parameters. Files you do not return stay as they are.\n";
+         "followed by one ```cpp fenced block. "
+      << (request.sample
+              ? "Keep the file names, the kernel's entry point and parameters, and the tensors "
+                "the host program allocates (their sizes and dtypes); the host program may "
+                "change the launch's block dim and tiling. "
+              : "Keep the file names, the OpDef's inputs, outputs and dtypes, the tiling "
+                "struct's registration and the kernel's entry point and parameters. ")
+      << "Files you do not return stay as they are.\n";
   return out.str();
 }
 
@@ -82,6 +111,35 @@ void Judge(const PackageReport& report, PackageAttempt* attempt) {
                   attempt->speedup);
     attempt->reason = text;
   }
+}
+
+// The original as it is: every combination of a package, a sample's one launch.
+Result<PackageReport> CheckOriginal(validator::Validator& validator, const ops::Registry& registry,
+                                    const PackageSuggestRequest& request) {
+  if (request.sample) {
+    return ValidateSample(validator, registry,
+                          {request.op, *request.sample, std::nullopt, request.seed, std::nullopt});
+  }
+  return ValidatePackage(validator, registry,
+                         {request.op, request.package, std::nullopt, request.seed, std::nullopt});
+}
+
+// An answer (the original's files with its changes) judged against the original.
+Result<PackageReport> CheckAnswer(validator::Validator& validator, const ops::Registry& registry,
+                                  const PackageSuggestRequest& request, const std::string& label,
+                                  ascendc::PackageFiles files) {
+  if (request.sample) {
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample candidate,
+                             ascendc::SampleFromFiles(label, std::move(files), request.sample->data));
+    return ValidateSample(validator, registry,
+                          {request.op, candidate, *request.sample, request.seed,
+                           request.min_speedup});
+  }
+  CANNBOT_ASSIGN_OR_RETURN(ascendc::Package candidate,
+                           ascendc::PackageFromFiles(label, std::move(files)));
+  return ValidatePackage(validator, registry,
+                         {request.op, candidate, request.package, request.seed,
+                          request.min_speedup});
 }
 
 std::string Feedback(const std::vector<PackageAttempt>& round) {
@@ -134,18 +192,18 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
                                             const PackageSuggestRequest& request) {
   const ops::OpSpec* op = registry.Find(request.op);
   if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
-  PackageRequest check_request{request.op, request.package, std::nullopt, request.seed,
-                               std::nullopt};
+  const ascendc::PackageFiles& original =
+      request.sample ? request.sample->files : request.package.files;
   PackageSuggestion result;
   result.op = op->name;
-  result.package = request.package.Describe();
-  CANNBOT_ASSIGN_OR_RETURN(result.check, ValidatePackage(validator, registry, check_request));
+  result.package = request.sample ? request.sample->Describe() : request.package.Describe();
+  CANNBOT_ASSIGN_OR_RETURN(result.check, CheckOriginal(validator, registry, request));
   if (!result.check.ok()) return result;
   const PackageReport& check = result.check;
   std::vector<llm::ChatMessage> messages = {
-      {"system", "You are an expert Ascend C operator developer. You make operator packages "
+      {"system", "You are an expert Ascend C operator developer. You make Ascend C kernels "
                  "faster on Ascend NPUs without changing what they compute."},
-      {"user", Prompt(*op, request.package, check, validator.config().device, skills)}};
+      {"user", Prompt(*op, request, original, check, validator.config().device, skills)}};
   auto stopped = [&] { return request.stop != nullptr && request.stop->load(); };
   for (int round = 0; round <= request.rounds && !result.found() && !stopped(); ++round) {
     CANNBOT_ASSIGN_OR_RETURN(llm::Completion answers, chat.Complete(messages, request.samples));
@@ -158,17 +216,13 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
       const auto start = std::chrono::steady_clock::now();
       attempt.changes = ExtractPackageFiles(answers.choices[i]);
       const ascendc::PackageFiles& changes = attempt.changes;
-      auto candidate = changes.empty()
-                           ? Result<ascendc::Package>(Status::InvalidArgument(
-                                 "the answer has no `File: <path>` line before a fenced block"))
-                           : ascendc::PackageFromFiles(
-                                 "answer " + std::to_string(round) + "." + std::to_string(i + 1),
-                                 Apply(request.package.files, changes));
       Result<PackageReport> report =
-          candidate.ok() ? ValidatePackage(validator, registry,
-                                           {request.op, *candidate, request.package, request.seed,
-                                            request.min_speedup})
-                         : Result<PackageReport>(candidate.status());
+          changes.empty()
+              ? Result<PackageReport>(Status::InvalidArgument(
+                    "the answer has no `File: <path>` line before a fenced block"))
+              : CheckAnswer(validator, registry, request,
+                            "answer " + std::to_string(round) + "." + std::to_string(i + 1),
+                            Apply(original, changes));
       if (!report.ok()) {
         attempt.reason = report.status().message();
       } else {
@@ -188,8 +242,7 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
     messages.push_back({"user", Feedback(this_round)});
   }
   if (result.found()) {
-    const std::map<std::string, std::string> before(request.package.files.begin(),
-                                                    request.package.files.end());
+    const std::map<std::string, std::string> before(original.begin(), original.end());
     for (const auto& [path, text] : result.attempts[result.best].changes) {
       const auto old = before.find(path);
       result.diff += UnifiedDiff(old != before.end() ? old->second : "", text, "a/" + path,

@@ -1,5 +1,6 @@
 // Suggesting a faster Ascend C operator package (`cannbot suggest --target ascendc --package DIR
-// --llm URL`): the package's files, its OpDef's dtype combinations, the op's semantics, the
+// --llm URL`), or kernel-launch sample (`cannbot suggest --target ascendc SAMPLE_DIR`, the
+// same way with the sample's files and launch in place of an OpDef): the package's files, its OpDef's dtype combinations, the op's semantics, the
 // device and the Ascend C kernel skill go to the model, which answers with the files it
 // changes, in full. Each answer is the package with those files replaced, validated against
 // the package as it is in every dtype combination (engine/package_validation.h); a round's
@@ -22,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cannbot/ascendc/package.h"
+#include "cannbot/ascendc/sample.h"
 #include "cannbot/engine/package_validation.h"
 #include "cannbot/llm/chat_client.h"
 #include "cannbot/ops/registry.h"
@@ -38,6 +40,9 @@ struct PackageAttempt;
 struct PackageSuggestRequest {
   std::string op;
   ascendc::Package package;
+  // A kernel-launch sample instead of `package`: its kernel and host files go to the model, and
+  // each answer is validated as samples are (its host program's launch replayed; ValidateSample).
+  std::optional<ascendc::Sample> sample;
   std::optional<uint64_t> seed;
   std::optional<double> min_speedup;  // none: the validator's
   int samples = 2;  // answers per round
