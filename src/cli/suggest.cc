@@ -7,6 +7,7 @@
 
 #include "cannbot/config/config.h"
 #include "cannbot/engine/engine.h"
+#include "cannbot/ascendc/sample.h"
 #include "cannbot/engine/package_suggest.h"
 #include "cannbot/llm/http_client.h"
 #include "cannbot/service/daemon_client.h"
@@ -64,6 +65,11 @@ std::string KernelName(const std::string& path) {
   return path.substr(path.find_last_of('/') + 1);
 }
 
+// FILE is a kernel-launch sample: a directory (docs/ascendc.md, "Samples").
+bool IsSampleDir(const std::string& path) {
+  return !path.empty() && ascendc::LooksLikeSample(path);
+}
+
 // The job, the same whether it runs here or on a daemon.
 Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
   engine::JobSpec spec;
@@ -72,6 +78,11 @@ Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
     CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package, ascendc::LoadPackage(flags.package));
     spec.package = std::move(package.files);
     spec.name = KernelName(flags.package);
+  } else if (IsSampleDir(flags.file)) {  // likewise a sample (its input/*.bin stay here)
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, ascendc::LoadSample(flags.file));
+    spec.package = std::move(sample.files);
+    spec.package_is_sample = true;
+    spec.name = KernelName(flags.file);
   } else {
     CANNBOT_ASSIGN_OR_RETURN(spec.source, ReadFile(flags.file, engine::kMaxSourceBytes));
     spec.name = KernelName(flags.file);
@@ -146,9 +157,9 @@ Result<engine::SuggestReport> RunHere(const SuggestFlags& flags, const ops::Regi
   return engine->Run(spec, &progress);
 }
 
-// --out: the accepted kernel to FILE, or a package's changed files under DIR.
+// --out: the accepted kernel to FILE, or a package's (a sample's) changed files under DIR.
 Status WriteBest(const SuggestFlags& flags, const engine::SuggestReport& report) {
-  if (flags.package.empty()) {
+  if (flags.package.empty() && !IsSampleDir(flags.file)) {
     CANNBOT_RETURN_IF_ERROR(WriteFile(flags.out, report.Best()->code));
     std::fprintf(stderr, "cannbot: wrote the accepted kernel to %s\n", flags.out.c_str());
     return Status::Ok();
@@ -163,6 +174,11 @@ int Run(const SuggestFlags& flags, const ops::Registry& registry) {
   if (!flags.package.empty() && (flags.target_name != "ascendc" || !flags.file.empty())) {
     return ReportError(Status::InvalidArgument("--package takes an Ascend C operator package "
                                                "instead of FILE, with --target ascendc"),
+                       flags.json);
+  }
+  if (IsSampleDir(flags.file) && flags.target_name != "ascendc") {
+    return ReportError(Status::InvalidArgument("FILE " + flags.file + " is a kernel-launch "
+                                               "sample directory: give --target ascendc"),
                        flags.json);
   }
   if (flags.file.empty() && flags.package.empty()) {
@@ -208,7 +224,10 @@ int Run(const SuggestFlags& flags, const ops::Registry& registry) {
 Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
   auto flags = std::make_shared<SuggestFlags>();
   CLI::App* cmd = app.add_subcommand("suggest", "Find a validated faster version of a kernel");
-  cmd->add_option("file", flags->file, "Kernel source (C++)");
+  cmd->add_option("file", flags->file,
+                  "Kernel source (C++), or an Ascend C kernel-launch sample directory (kernel "
+                  "file + main.cpp; --target ascendc, with --llm and --model; --out DIR gets "
+                  "the changed files)");
   cmd->add_option("--package", flags->package,
                   "An Ascend C operator package (op_host/ + op_kernel/) instead of FILE "
                   "(--target ascendc, with --llm and --model; --out DIR gets the changed files)");

@@ -35,6 +35,7 @@ class SpecGenerator {
       s.package = ascendc::PackageFiles{{"op_host/" + Text(1) + ".cpp", Text(0) + "\n\"q\""},
                                         {"op_kernel/k.cpp", Text(0)}};
       std::sort(s.package->begin(), s.package->end());  // a JSON object's order
+      s.package_is_sample = Coin();  // the same files, sent as a sample
     }
     JobOptions& o = s.options;
     if (Coin()) o.samples = Int(1, 16);
@@ -147,6 +148,24 @@ TEST(JobSpecTest, APackageTakesThePlaceOfTheSource) {
     EXPECT_NE(ErrorOf(body).find(expected), std::string::npos) << body.dump() << ": "
                                                                 << ErrorOf(body);
   }
+}
+
+// A kernel-launch sample: its files under "sample", carried in `package` and marked as a sample;
+// never beside a package.
+TEST(JobSpecTest, ASampleTravelsAsItsFiles) {
+  const Json files = {{"files", {{"add_custom.cpp", "kernel"}, {"main.cpp", "host"}}}};
+  auto spec = JobSpec::FromJson({{"op", "add"}, {"sample", files}});
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_TRUE(spec->package.has_value());
+  EXPECT_TRUE(spec->package_is_sample);
+  EXPECT_EQ(spec->target->name(), "ascendc");
+  EXPECT_EQ(spec->name, "sample");
+  EXPECT_EQ(spec->ToJson()["sample"], files);
+  EXPECT_FALSE(spec->ToJson().contains("package"));
+  EXPECT_NE(ErrorOf({{"op", "add"}, {"sample", files}, {"package", files}}).find("not both"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf({{"op", "add"}, {"target", "cpu"}, {"sample", files}}).find("'sample'"),
+            std::string::npos);
 }
 
 TEST(JobSpecTest, CommandLineProviderFlags) {

@@ -146,7 +146,7 @@ Json JobSpec::ToJson() const {
   if (!profile_kernel.empty()) out["profile_kernel"] = profile_kernel;
   if (!op_spec.empty()) out["op_spec"] = op_spec;
   if (!op_reference.empty()) out["op_reference"] = op_reference;
-  if (package) out["package"] = PackageJson(*package);
+  if (package) out[package_is_sample ? "sample" : "package"] = PackageJson(*package);
   return out;
 }
 
@@ -156,7 +156,7 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   RequestFields f(body, "");
   CANNBOT_RETURN_IF_ERROR(f.OnlyKnown({"op", "source", "name", "profile", "profile_format",
                                        "profile_name", "profile_kernel", "target", "options",
-                                       "op_spec", "op_reference", "package"}));
+                                       "op_spec", "op_reference", "package", "sample"}));
   CANNBOT_RETURN_IF_ERROR(f.Text("op_spec", &spec.op_spec, false, kMaxSourceBytes));
   CANNBOT_RETURN_IF_ERROR(f.Text("op_reference", &spec.op_reference, false, kMaxSourceBytes));
   CANNBOT_RETURN_IF_ERROR(f.Text("op", &spec.op, spec.op_spec.empty(), 128));
@@ -170,14 +170,25 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
     return Status::InvalidArgument("field 'op_reference' is only meaningful with 'op_spec'");
   }
   CANNBOT_ASSIGN_OR_RETURN(spec.package, PackageField(body, "package"));
+  CANNBOT_ASSIGN_OR_RETURN(std::optional<ascendc::PackageFiles> sample,
+                           PackageField(body, "sample"));
+  if (spec.package && sample) {
+    return Status::InvalidArgument("give either 'package' (an Ascend C operator package) or "
+                                   "'sample' (a kernel-launch sample), not both");
+  }
+  if (sample) {
+    spec.package = std::move(sample);
+    spec.package_is_sample = true;
+  }
+  const char* files_label = spec.package_is_sample ? "sample" : "package";
   CANNBOT_RETURN_IF_ERROR(f.Text("source", &spec.source, !spec.package, kMaxSourceBytes));
   if (spec.package && !spec.source.empty()) {
-    return Status::InvalidArgument("give either 'source' (a kernel) or 'package' (an Ascend C "
-                                   "operator package), not both");
+    return Status::InvalidArgument(std::string("give either 'source' (a kernel) or '") +
+                                   files_label + "' (Ascend C files), not both");
   }
-  if (spec.package) spec.name = "package";  // the default label
+  if (spec.package) spec.name = files_label;  // the default label
   CANNBOT_RETURN_IF_ERROR(f.Text("name", &spec.name, false, 200));
-  if (spec.name.empty()) spec.name = spec.package ? "package" : "kernel.cpp";
+  if (spec.name.empty()) spec.name = spec.package ? files_label : "kernel.cpp";
   CANNBOT_RETURN_IF_ERROR(CheckName(spec.name));
   if (body.contains("profile")) {  // present: it must hold something
     CANNBOT_RETURN_IF_ERROR(f.Text("profile", &spec.profile, true, size_t{1} << 30));
@@ -196,8 +207,9 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   CANNBOT_RETURN_IF_ERROR(f.Text("target", &target_name, false, 32));
   CANNBOT_ASSIGN_OR_RETURN(spec.target, target::Parse(target_name, "target"));
   if (spec.package && target_name != "ascendc") {
-    return Status::InvalidArgument("field 'package' is an Ascend C operator package: 'target' "
-                                   "must be \"ascendc\", not \"" + target_name + "\"");
+    return Status::InvalidArgument(std::string("field '") + files_label +
+                                   "' holds Ascend C files: 'target' must be \"ascendc\", not \"" +
+                                   target_name + "\"");
   }
   if (body.contains("options")) {
     CANNBOT_ASSIGN_OR_RETURN(spec.options, ParseOptions(body.at("options")));

@@ -69,6 +69,9 @@ struct JobSpec {
   // An Ascend C operator package instead of `source` (target ascendc, an LLM): its files by
   // path under op_host/ and op_kernel/ (docs/ascendc.md, "Operator packages").
   std::optional<ascendc::PackageFiles> package;
+  // `package` holds a kernel-launch sample's files instead (a kernel file and the host
+  // program that launches it; docs/ascendc.md, "Samples"): the request's "sample" field.
+  bool package_is_sample = false;
   std::string name = "kernel.cpp";    // the kernel's file name (a package's label), for reports
   std::string profile;                // profiler output, "" = none (self-profile when it can)
   profile::Format profile_format = profile::Format::kAuto;

@@ -59,13 +59,19 @@ Result<SuggestReport> Engine::RunPackage(const JobSpec& spec, const ops::OpSpec&
                            MakeProvider(config, *parts_.skills, parts_.store, *parts_.validator,
                                         op, target, {}, parts_.http));
   if (bundle.offline || bundle.chat == nullptr) {
-    return Status::InvalidArgument("suggesting for an operator package needs a model (an LLM "
-                                   "url and model): the offline recipes are written for single "
-                                   "kernels");
+    return Status::InvalidArgument(std::string("suggesting for ") +
+                                   (spec.package_is_sample ? "a kernel-launch sample"
+                                                           : "an operator package") +
+                                   " needs a model (an LLM url and model): the offline recipes "
+                                   "are written for single kernels");
   }
   PackageSuggestRequest request;
   request.op = op.name;
-  CANNBOT_ASSIGN_OR_RETURN(request.package, ascendc::PackageFromFiles(spec.name, *spec.package));
+  if (spec.package_is_sample) {
+    CANNBOT_ASSIGN_OR_RETURN(request.sample, ascendc::SampleFromFiles(spec.name, *spec.package));
+  } else {
+    CANNBOT_ASSIGN_OR_RETURN(request.package, ascendc::PackageFromFiles(spec.name, *spec.package));
+  }
   request.seed = spec.options.seed;
   request.min_speedup = spec.options.min_speedup;
   request.samples = config.loop.samples;
@@ -91,7 +97,8 @@ Result<SuggestReport> Engine::RunPackage(const JobSpec& spec, const ops::OpSpec&
   SuggestReport report;
   report.op = op.name;
   report.original_name = spec.name;
-  report.original_code = RenderPackageFiles(request.package.files);
+  report.original_code =
+      RenderPackageFiles(request.sample ? request.sample->files : request.package.files);
   report.provider = bundle.provider->Describe();
   report.profile_source = "none: each dtype combination is judged by the cost model";
   report.kernel_check = AsKernelCheck(result.check);
