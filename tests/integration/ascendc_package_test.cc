@@ -81,6 +81,18 @@ class AscendcPackageTest : public ::testing::Test {
     return dir;
   }
 
+  // `package` judged by `op`, one of the test ops with reference sources (package_ops/).
+  Result<PackageReport> RunWithPackageOps(const std::string& op, const ascendc::Package& package) {
+    ops::Registry registry = cannbot_test::BuiltInOps();
+    CANNBOT_RETURN_IF_ERROR(ops::AddOpsDirs({testing::Fixture("package_ops")}, &registry));
+    validator::Validator validator(testing::TestConfig(), store_.get(), registry);
+    PackageRequest request;
+    request.seed = 5;
+    request.op = op;
+    request.candidate = package;
+    return ValidatePackage(validator, registry, request);
+  }
+
   // The one combination's failure reason (compile or numeric layer).
   static std::string Failure(const PackageReport& report) {
     EXPECT_EQ(report.runs.size(), 1u);
@@ -173,25 +185,15 @@ INSTANTIATE_TEST_SUITE_P(Examples, HighLevelApiPackageTest,
 // reference is fed the inputs as each launch converts them) and wrong for vector_sub, whose sandboxed
 // reference says so.
 TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
-  ops::Registry registry = cannbot_test::BuiltInOps();
-  const Status added = ops::AddOpsDirs({testing::Fixture("package_ops")}, &registry);
-  ASSERT_TRUE(added.ok()) << added.ToString();
-  validator::Validator validator(testing::TestConfig(), store_.get(), registry);
-  PackageRequest request;
-  request.seed = 5;
-  request.op = "vector_add";
   auto every_dtype = ascendc::LoadPackage(SourcePath(kFast));
   ASSERT_TRUE(every_dtype.ok()) << every_dtype.status().ToString();
-  request.candidate = *every_dtype;
-  auto right = ValidatePackage(validator, registry, request);
+  auto right = RunWithPackageOps("vector_add", *every_dtype);
   ASSERT_TRUE(right.ok()) << right.status().ToString();
   EXPECT_EQ(right->runs.size(), 4u);
   EXPECT_TRUE(right->ok()) << right->RenderText();
   auto package = ascendc::LoadPackage(Variant("fp32", "op_kernel/add_custom.cpp", {}));
   ASSERT_TRUE(package.ok()) << package.status().ToString();
-  request.candidate = *package;
-  request.op = "vector_sub";
-  auto wrong = ValidatePackage(validator, registry, request);
+  auto wrong = RunWithPackageOps("vector_sub", *package);
   ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
   EXPECT_FALSE(wrong->ok());
   EXPECT_NE(Failure(*wrong).find("CANN precision standard"), std::string::npos)
@@ -202,17 +204,9 @@ TEST_F(AscendcPackageTest, AUserSpecWithAReferenceSourceJudgesAPackage) {
 // combinations only float16 runs (the others are skipped, naming the tensor), its half buffers
 // widened for the launch and narrowed back, and a wrong half branch is seen.
 TEST_F(AscendcPackageTest, ASpecThatDeclaresHalfRunsTheHalfCombinationOnly) {
-  ops::Registry registry = cannbot_test::BuiltInOps();
-  const Status added = ops::AddOpsDirs({testing::Fixture("package_ops")}, &registry);
-  ASSERT_TRUE(added.ok()) << added.ToString();
-  validator::Validator validator(testing::TestConfig(), store_.get(), registry);
-  PackageRequest request;
-  request.seed = 5;
-  request.op = "vector_add_half";
   auto every_dtype = ascendc::LoadPackage(SourcePath(kFast));
   ASSERT_TRUE(every_dtype.ok()) << every_dtype.status().ToString();
-  request.candidate = *every_dtype;
-  auto report = ValidatePackage(validator, registry, request);
+  auto report = RunWithPackageOps("vector_add_half", *every_dtype);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->runs.size(), 4u);
   for (const PackageRun& run : report->runs) {
@@ -238,8 +232,7 @@ TEST_F(AscendcPackageTest, ASpecThatDeclaresHalfRunsTheHalfCombinationOnly) {
   ASSERT_TRUE(WriteFile(kernel, edited).ok());
   auto sub = ascendc::LoadPackage(dir);
   ASSERT_TRUE(sub.ok()) << sub.status().ToString();
-  request.candidate = *sub;
-  auto wrong = ValidatePackage(validator, registry, request);
+  auto wrong = RunWithPackageOps("vector_add_half", *sub);
   ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
   EXPECT_FALSE(wrong->ok());
   EXPECT_NE(wrong->RenderText().find("CANN precision standard for fp16"), std::string::npos)
