@@ -168,9 +168,14 @@ inline cannbot_ascendc::Slot& CheckCubeOperand(const LocalTensor<T>& t, uint64_t
               role, cannbot_ascendc::MemoryName(memory), PositionName(t.cb_position_),
               cannbot_ascendc::MemoryName(s.memory));
   }
-  if (t.cb_ub_offset_ % cannbot_ascendc::kBlockBytes != 0) {
-    Violation("copy-misaligned", "%s's %s starts %u bytes into a 32-byte block", api, role,
-              t.cb_ub_offset_ % cannbot_ascendc::kBlockBytes);
+  // Start-address alignment per memory ("General Restrictions"): L0A and L0B 512 bytes (one
+  // fractal), L0C 64, L1 and the UB 32.
+  const uint32_t align = memory == cannbot_ascendc::kMemL0A || memory == cannbot_ascendc::kMemL0B
+                             ? 512u
+                             : memory == cannbot_ascendc::kMemL0C ? 64u : cannbot_ascendc::kBlockBytes;
+  if (t.cb_ub_offset_ % align != 0) {
+    Violation("copy-misaligned", "%s's %s starts at byte %u of %s, which is not %u-byte aligned",
+              api, role, t.cb_ub_offset_, cannbot_ascendc::MemoryName(memory), align);
   }
   return s;
 }
