@@ -247,6 +247,28 @@ TEST(SuggestTest, APackageGetsAValidatedAnswerWrittenUnderOut) {
   EXPECT_NE(wrong.output.find("--target ascendc"), std::string::npos) << wrong.output;
 }
 
+// A kernel-launch sample given as FILE: the model's changed host program (eight cores instead
+// of one) is validated against the sample's own launch and written under --out.
+TEST(SuggestTest, ASampleDirectoryGetsAValidatedAnswerWrittenUnderOut) {
+  const std::string slow = testing::SourcePath("examples/ascendc/samples/add_custom_single_core");
+  auto eight_cores = ReadFile(testing::SourcePath("examples/ascendc/samples/add_custom/main.cpp"));
+  ASSERT_TRUE(eight_cores.ok());
+  FakeLlmServer server;
+  server.Push(Chat({"File: main.cpp\n```cpp\n" + *eight_cores + "```\n"}));
+  TempDir tmp = std::move(TempDir::Create("cannbot-suggest-sample")).value();
+  SuggestRun run = Suggest({slow, "--target", "ascendc", "--op", "add", "--llm",
+                            server.base_url(), "--model", "m", "--samples", "1", "--rounds", "0",
+                            "--json", "--out", tmp.File("answer"), "--seed", "5"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  nlohmann::json report = JsonOf(run.output);
+  ASSERT_TRUE(report.is_object()) << run.output;
+  EXPECT_TRUE(report["found"].get<bool>());
+  auto written = ReadFile(tmp.File("answer/main.cpp"));
+  ASSERT_TRUE(written.ok()) << run.output;
+  EXPECT_EQ(*written, *eight_cores);
+  EXPECT_FALSE(ReadFile(tmp.File("answer/add_custom.cpp")).ok());  // not changed
+}
+
 TEST(SuggestRemoteTest, AnUnknownTargetIsRefusedAtEveryEdge) {
   const std::string kernel = testing::SourcePath("examples/relu/naive.cpp");
   SuggestRun cli = Suggest({kernel, "--op", "relu", "--target", "cuda"});
