@@ -75,12 +75,11 @@ void AddElementCounts(const ops::OpSpec& op, ops::Shape* shape) {
   }
 }
 
-}  // namespace
-
-namespace {
+// A spec's tensor the wrappers widen to fp32 for the launch (LaunchBuffers).
 bool WidenedForLaunch(ops::DType dtype) {
   return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16;
 }
+
 }  // namespace
 
 Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool differential) {
