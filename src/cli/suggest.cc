@@ -78,7 +78,7 @@ Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
     CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package, ascendc::LoadPackage(flags.package));
     spec.package = std::move(package.files);
     spec.name = KernelName(flags.package);
-  } else if (IsSampleDir(flags.file)) {  // likewise a sample (its input/*.bin stay here)
+  } else if (IsSampleDir(flags.file)) {  // likewise a sample's sources (not its input/*.bin)
     CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, ascendc::LoadSample(flags.file));
     spec.package = std::move(sample.files);
     spec.package_is_sample = true;
