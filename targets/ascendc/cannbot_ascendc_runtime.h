@@ -48,10 +48,11 @@ constexpr uint32_t kUbBytes = CANNBOT_UB_BYTES;
 #ifndef CANNBOT_L0C_BYTES
 #define CANNBOT_L0C_BYTES 131072
 #endif
+constexpr uint32_t kBiasTableBytes = 1024;
 enum Memory : uint8_t { kMemUb = 0, kMemL1, kMemL0A, kMemL0B, kMemL0C, kMemBias, kMemCount };
 constexpr uint32_t kMemoryBytes[kMemCount] = {kUbBytes,          CANNBOT_L1_BYTES,
                                               CANNBOT_L0A_BYTES, CANNBOT_L0B_BYTES,
-                                              CANNBOT_L0C_BYTES, 1024};
+                                              CANNBOT_L0C_BYTES, kBiasTableBytes};
 inline const char* MemoryName(int memory) {
   static const char* const kNames[kMemCount] = {"Unified Buffer", "L1", "L0A", "L0B", "L0C",
                                                 "bias table"};
@@ -306,11 +307,7 @@ class Runtime {
   uint32_t Allocate(int memory, uint64_t bytes, const char* what, std::string* over) {
     const uint32_t capacity = kMemoryBytes[memory];
     const char* name = MemoryName(memory);
-    if ((touched_ & (1u << memory)) == 0) {
-      // Unwritten cube memory reads as NaN too, once per block and only where a kernel uses it.
-      std::memset(memory_base(memory), 0xFF, capacity);
-      touched_ |= 1u << memory;
-    }
+    Touch(memory);
     const uint64_t rounded = (bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
     const uint64_t end = used_[memory] + rounded;
     if (end > (uint64_t{1} << 31)) {  // no address space left to place it in, even lazily
@@ -334,8 +331,12 @@ class Runtime {
     used_[memory] = end;
     return offset;
   }
-  uint32_t AllocateUb(uint64_t bytes, const char* what, std::string* over) {
-    return Allocate(kMemUb, bytes, what, over);
+  // Unwritten cube memory reads as NaN too: filled once per block, only where a kernel uses
+  // it (the UB is filled at BeginBlock).
+  void Touch(int memory) {
+    if ((touched_ & (1u << memory)) != 0) return;
+    std::memset(memory_base(memory), 0xFF, kMemoryBytes[memory]);
+    touched_ |= 1u << memory;
   }
 
   // UB the kernel manages itself (static tensors) reaches up to `end`.
@@ -498,7 +499,7 @@ class Runtime {
   alignas(64) uint8_t l0a_[CANNBOT_L0A_BYTES];
   alignas(64) uint8_t l0b_[CANNBOT_L0B_BYTES];
   alignas(64) uint8_t l0c_[CANNBOT_L0C_BYTES];
-  alignas(64) uint8_t bias_[1024];
+  alignas(64) uint8_t bias_[kBiasTableBytes];
 };
 
 inline Runtime& R() { return Runtime::Get(); }

@@ -409,8 +409,7 @@ inline int StaticSlot(int memory, uint64_t addr, uint64_t bytes, const char* api
                                cannbot_ascendc::MemoryName(memory));
   }
   if (memory == cannbot_ascendc::kMemUb) R().NoteStaticUb(static_cast<uint32_t>(addr + bytes));
-  std::string none;
-  R().Allocate(memory, 0, api, &none);  // fills a cube memory with NaN bytes on first use
+  R().Touch(memory);
   return R().AddSlot(static_cast<uint32_t>(addr), static_cast<uint32_t>(bytes), -1, "", memory);
 }
 }  // namespace cannbot_detail

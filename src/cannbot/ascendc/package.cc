@@ -16,9 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr size_t kMaxFileBytes = 1u << 20;
-constexpr size_t kMaxFiles = 200;
-
 bool IsSourceName(const std::string& name) {
   for (const char* ext : {".cpp", ".cc", ".h", ".hpp", ".inc", ".asc"}) {
     const std::string e = ext;

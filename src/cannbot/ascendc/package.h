@@ -41,6 +41,10 @@ struct Package {
 
 // Whether a file of a package's tree is one cannbot reads (.cpp .cc .h .hpp .inc .asc).
 bool IsPackageSourceName(const std::string& name);
+// What cannbot reads of a package or sample directory: at most this many source files under
+// each of its source folders, each at most this large.
+inline constexpr size_t kMaxFiles = 200;
+inline constexpr size_t kMaxFileBytes = 1u << 20;
 
 // Reads every source file under DIR/<sub> (recursively, sorted) into `files`, as text.
 Status ReadSourceTree(const std::string& dir, const std::string& sub, PackageFiles* files);

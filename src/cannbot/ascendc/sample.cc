@@ -145,11 +145,12 @@ Result<Sample> LoadSample(const std::string& dir) {
 
 Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, PackageFiles data) {
   // Files a job or a model sent are checked as a directory's would have been read.
-  if (files.size() > 200) {
-    return Status::InvalidArgument("the sample " + dir + " has more than 200 files");
+  if (files.size() > kMaxFiles) {
+    return Status::InvalidArgument("the sample " + dir + " has more than " +
+                                   std::to_string(kMaxFiles) + " files");
   }
   for (const auto& [name, text] : files) {
-    if (!IsPlainRelativePath(name) || !IsPackageSourceName(name) || text.size() > (1u << 20) ||
+    if (!IsPlainRelativePath(name) || !IsPackageSourceName(name) || text.size() > kMaxFileBytes ||
         text.find('\0') != std::string::npos) {
       return Status::InvalidArgument("the sample file \"" + name + "\" of " + dir +
                                      " is not a source file (.cpp, .cc, .h, .hpp, .inc, .asc) "
@@ -348,8 +349,7 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::st
 }
 
 Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>& elements) {
-  std::vector<const ops::Param*> tensors = op.ParamsOfKind(ops::ParamKind::kInput);
-  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) tensors.push_back(p);
+  const std::vector<const ops::Param*> tensors = op.Tensors();
   std::string counts;
   for (size_t t = 0; t < tensors.size() && t < elements.size(); ++t) {
     counts += (counts.empty() ? "" : ", ") + tensors[t]->name + "=" + std::to_string(elements[t]);

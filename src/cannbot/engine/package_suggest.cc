@@ -24,41 +24,31 @@ std::string ListCombinations(const ascendc::OpDefinition& def) {
   return out;
 }
 
-// What the model is shown: the package's OpDef combinations, or the sample's launch.
-std::string Subject(const PackageSuggestRequest& request, const PackageReport& check) {
+// The task: the package's OpDef combinations, or the sample's launch, must stay correct and
+// get faster.
+std::string Task(const ops::OpSpec& op, const PackageSuggestRequest& request,
+                 const PackageReport& check, const ascendc::DeviceProfile& device) {
+  const std::string goal = " faster on " + device.name + " without changing what it computes. "
+                           "It implements op `" + op.name + "`: " + op.semantics + "\n\n";
   if (!request.sample) {
-    return "Make this Ascend C operator package faster on {device} without changing what it "
-           "computes. It implements op `{op}`: {semantics}\n\nIts OpDef (" +
-           check.definition.type +
+    return "Make this Ascend C operator package" + goal + "Its OpDef (" + check.definition.type +
            ") declares these dtype combinations; every one must stay correct under the CANN "
-           "precision standard and get faster:\n" +
-           ListCombinations(check.definition);
+           "precision standard and get faster:\n" + ListCombinations(check.definition);
   }
   std::string launch;
   for (const std::string& note : check.notes) launch += "- " + note + "\n";
   for (const PackageRun& run : check.runs) launch += "- tensors: " + run.combo.Describe() + "\n";
   return "Make this Ascend C kernel-launch sample (a kernel file, " + request.sample->kernel_file +
-         ", and the host program that launches it, " + request.sample->host_file +
-         ") faster on {device} without changing what it computes. It implements op `{op}`: "
-         "{semantics}\n\nIts host program's launch, which must stay correct under the CANN "
-         "precision standard and get faster:\n" + launch;
-}
-
-std::string Fill(std::string text, const std::string& key, const std::string& value) {
-  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size())) {
-    text.replace(at, key.size(), value);
-  }
-  return text;
+         ", and the host program that launches it, " + request.sample->host_file + ")" + goal +
+         "Its host program's launch, which must stay correct under the CANN precision standard "
+         "and get faster:\n" + launch;
 }
 
 std::string Prompt(const ops::OpSpec& op, const PackageSuggestRequest& request,
                    const ascendc::PackageFiles& files, const PackageReport& check,
                    const ascendc::DeviceProfile& device, const skills::SkillLibrary& skills) {
   std::ostringstream out;
-  out << "# Task\n\n"
-      << Fill(Fill(Fill(Subject(request, check), "{device}", device.name), "{op}", op.name),
-              "{semantics}", op.semantics)
-      << "\n# Device\n\n" << ascendc::DescribeDevice(device) << "\n";
+  out << "# Task\n\n" << Task(op, request, check, device) << "\n# Device\n\n" << ascendc::DescribeDevice(device) << "\n";
   if (const skills::Skill* skill = skills.Find(kPackageSkill)) {
     out << "# What good Ascend C kernels do\n\n" << skill->body << "\n";
   }

@@ -61,8 +61,7 @@ std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo, const ops::OpSpec
   if (!dtype.empty()) {
     return dtype + " tensors are not emulated yet (floating point, integer and bool tensors are)";
   }
-  std::vector<const ops::Param*> tensors = op.ParamsOfKind(ops::ParamKind::kInput);
-  for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) tensors.push_back(p);
+  const std::vector<const ops::Param*> tensors = op.Tensors();
   for (size_t t = 0; t < tensors.size() && t < combo.dtypes.size(); ++t) {
     const ops::DType declared = tensors[t]->dtype;
     const char* want = declared == ops::DType::kF16    ? "float16"

@@ -266,6 +266,12 @@ std::vector<const Param*> OpSpec::ParamsOfKind(ParamKind kind) const {
   return out;
 }
 
+std::vector<const Param*> OpSpec::Tensors() const {
+  std::vector<const Param*> tensors = ParamsOfKind(ParamKind::kInput);
+  for (const Param* p : ParamsOfKind(ParamKind::kOutput)) tensors.push_back(p);
+  return tensors;
+}
+
 namespace {
 
 const char* KindName(ParamKind kind) {

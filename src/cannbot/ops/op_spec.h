@@ -224,6 +224,8 @@ struct OpSpec {
   const Distribution& InputDistribution(const std::string& shape_label,
                                         const std::string& input) const;
   std::vector<const Param*> ParamsOfKind(ParamKind kind) const;
+  // The tensors in launch order: inputs, then outputs.
+  std::vector<const Param*> Tensors() const;
   // The op as users name it across dtype variants: variant_of, or the name.
   const std::string& BaseName() const { return variant_of.empty() ? name : variant_of; }
 };

@@ -60,13 +60,13 @@ std::string Wrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
     }
     switch (p.kind) {
       case ops::ParamKind::kInput:
-        inputs += (inputs.empty() ? "" : ", ") + buffers.Buffer(spec, p.name);
+        inputs += (inputs.empty() ? "" : ", ") + buffers.Buffer(p.name);
         dims_in += "{" + dims + "}, ";
         types_in += "ge::" + ge_dtypes[tensor++] + ", ";
         args += "in[" + std::to_string(in++) + "], ";
         break;
       case ops::ParamKind::kOutput:
-        outputs += (outputs.empty() ? "" : ", ") + buffers.Buffer(spec, p.name);
+        outputs += (outputs.empty() ? "" : ", ") + buffers.Buffer(p.name);
         dims_out += "{" + dims + "}, ";
         types_out += "ge::" + ge_dtypes[tensor++] + ", ";
         args += "out[" + std::to_string(out++) + "], ";

@@ -17,7 +17,7 @@ std::string SampleWrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
   for (const auto kind : {ops::ParamKind::kInput, ops::ParamKind::kOutput}) {
     for (const ops::Param* p : op.ParamsOfKind(kind)) {
       std::string& list = kind == ops::ParamKind::kInput ? inputs : outputs;
-      list += (list.empty() ? "" : ", ") + buffers.Buffer(spec, p->name);
+      list += (list.empty() ? "" : ", ") + buffers.Buffer(p->name);
       elements += (elements.empty() ? "" : ", ") + ("elements_" + p->name);
     }
   }

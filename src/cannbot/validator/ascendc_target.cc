@@ -31,11 +31,11 @@ std::string Wrapper(const ops::OpSpec& op, const ops::OpSpec& spec) {
   for (const ops::Param& p : op.params) {
     switch (p.kind) {
       case ops::ParamKind::kInput:
-        inputs += (inputs.empty() ? "" : ", ") + buffers.Buffer(spec, p.name);
+        inputs += (inputs.empty() ? "" : ", ") + buffers.Buffer(p.name);
         kernel_args += "in[" + std::to_string(in++) + "], ";
         break;
       case ops::ParamKind::kOutput:
-        outputs += (outputs.empty() ? "" : ", ") + buffers.Buffer(spec, p.name);
+        outputs += (outputs.empty() ? "" : ", ") + buffers.Buffer(p.name);
         kernel_args += "out[" + std::to_string(out++) + "], ";
         break;
       case ops::ParamKind::kSize:
@@ -100,13 +100,6 @@ Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool diffe
   return Status::Ok();
 }
 
-std::string LaunchBuffers::Buffer(const ops::OpSpec& op, const std::string& name) const {
-  for (const ops::Param& p : op.params) {
-    if (p.name == name && WidenedForLaunch(p.dtype)) return "cb_" + name + ".data()";
-  }
-  return name;
-}
-
 LaunchBuffers PlanLaunchBuffers(const ops::OpSpec& spec) {
   LaunchBuffers plan;
   for (const ops::Param& p : spec.params) {
@@ -114,6 +107,7 @@ LaunchBuffers PlanLaunchBuffers(const ops::OpSpec& spec) {
     if (p.dtype == ops::DType::kBF16) {
       plan.preamble = "using bfloat16 = bfloat16_t;  // the spec's name for the type\n";
     }
+    plan.widened.insert(p.name);
     const std::string local = "cb_" + p.name, count = ElementsParam(p);
     plan.before += "  " + std::string(p.kind == ops::ParamKind::kInput ? "const " : "") +
                    "std::vector<float> " + local + " = cannbot_ascendc::Widened(" + p.name +

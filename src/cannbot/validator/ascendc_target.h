@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,8 +50,11 @@ struct LaunchBuffers {
   std::string preamble;  // global-scope lines before the entry (the spec's bfloat16 name)
   std::string before;    // statements before the launch
   std::string after;   // statements after it
+  std::set<std::string> widened;  // the tensors with a local fp32 buffer
   // The expression the launch gets for tensor `name`.
-  std::string Buffer(const ops::OpSpec& op, const std::string& name) const;
+  std::string Buffer(const std::string& name) const {
+    return widened.count(name) > 0 ? "cb_" + name + ".data()" : name;
+  }
 };
 // `spec`: the op with its element counts (WithElementCounts).
 LaunchBuffers PlanLaunchBuffers(const ops::OpSpec& spec);
