@@ -22,12 +22,21 @@
 #ifndef CANNBOT_HOST_API_H
 #define CANNBOT_HOST_API_H
 
+// The standard headers CANN's host headers bring with them; op_host code relies on them.
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <unordered_map>
 #include <initializer_list>
 #include <iostream>  // the CANN host headers pull it in; op_host code uses std::cout
 #include <string>
@@ -140,33 +149,52 @@ struct TypeUtils {
 
 namespace gert {
 
+// A tensor's dimensions, at most kMaxDimNum of them, in a fixed array as CANN keeps them: a
+// namespace-scope `static const gert::Shape kScalar = {1};` in op_host code is then constant
+// data, not code run when the library loads.
 class Shape {
  public:
-  Shape() = default;
-  Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-  size_t GetDimNum() const { return dims_.size(); }
-  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-  void SetDimNum(size_t n) { dims_.resize(n, 0); }
+  static constexpr size_t kMaxDimNum = 25;
+  constexpr Shape() = default;
+  constexpr Shape(std::initializer_list<int64_t> dims) {
+    for (int64_t d : dims) {
+      if (num_ < kMaxDimNum) dims_[num_++] = d;
+    }
+  }
+  constexpr size_t GetDimNum() const { return num_; }
+  constexpr int64_t GetDim(size_t i) const { return i < num_ ? dims_[i] : 0; }
+  void SetDimNum(size_t n) {
+    n = n < kMaxDimNum ? n : kMaxDimNum;
+    for (size_t i = num_; i < n; ++i) dims_[i] = 0;
+    num_ = n;
+  }
   void SetDim(size_t i, int64_t v) {
-    if (i < dims_.size()) dims_[i] = v;
+    if (i < num_) dims_[i] = v;
   }
   Shape& AppendDim(int64_t v) {
-    dims_.push_back(v);
+    if (num_ < kMaxDimNum) dims_[num_++] = v;
     return *this;
   }
-  int64_t GetShapeSize() const {
+  constexpr int64_t GetShapeSize() const {
     int64_t n = 1;
-    for (int64_t d : dims_) n *= d;
+    for (size_t i = 0; i < num_; ++i) n *= dims_[i];
     return n;
   }
-  bool IsScalar() const { return dims_.empty(); }
-  int64_t operator[](size_t i) const { return GetDim(i); }
-  int64_t& operator[](size_t i) { return dims_[i]; }
-  bool operator==(const Shape& o) const { return dims_ == o.dims_; }
-  bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
+  constexpr bool IsScalar() const { return num_ == 0; }
+  constexpr int64_t operator[](size_t i) const { return GetDim(i); }
+  int64_t& operator[](size_t i) { return dims_[i < kMaxDimNum ? i : kMaxDimNum - 1]; }
+  bool operator==(const Shape& o) const {
+    if (num_ != o.num_) return false;
+    for (size_t i = 0; i < num_; ++i) {
+      if (dims_[i] != o.dims_[i]) return false;
+    }
+    return true;
+  }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
 
  private:
-  std::vector<int64_t> dims_;
+  int64_t dims_[kMaxDimNum] = {};
+  size_t num_ = 0;
 };
 
 class StorageShape {
@@ -279,6 +307,23 @@ class TilingContext {
   }
   uint64_t GetTilingKey() const { return tiling_key_; }
   TilingData* GetRawTilingData() { return &raw_; }
+  // The tiling struct in place in the raw tiling buffer (the ops-math / ops-nn style: a plain
+  // struct shared with the kernel), its size taken as the data size; nullptr when the struct is
+  // larger than the buffer.
+  template <typename T>
+  T* GetTilingData() {
+    static_assert(std::is_trivially_copyable_v<T>, "a tiling struct is copied to the kernel");
+    if (raw_.data_ == nullptr || sizeof(T) > raw_.capacity_) return nullptr;
+    raw_.size_ = sizeof(T);
+    return reinterpret_cast<T*>(raw_.data_);
+  }
+  // What TilingParse would have parsed at compile time: cannbot has no compile step, so the
+  // struct as value-initialised.
+  template <typename T>
+  const T* GetCompileInfo() const {
+    static const T info{};
+    return &info;
+  }
   size_t* GetWorkspaceSizes(size_t num) {
     if (num > workspaces_.size()) workspaces_.resize(num, 0);
     return workspaces_.data();
@@ -311,6 +356,9 @@ class TilingContext {
 
 class InferShapeContext {
  public:
+  const char* GetNodeName() const { return op_type_.c_str(); }
+  const char* GetNodeType() const { return op_type_.c_str(); }
+  std::string op_type_;
   const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
   Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
@@ -320,6 +368,7 @@ class InferShapeContext {
 
 class InferDataTypeContext {
  public:
+  const char* GetNodeName() const { return "InferDataType"; }
   ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
   ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
     if (i >= outputs_.size()) outputs_.resize(i + 1, ge::DT_UNDEFINED);

@@ -139,6 +139,74 @@ extern "C" ops::OpDef* cannbot_package_opdef();
     return &cannbot_definition;                          \
   }
 
+// The registrations of the current operator repositories, outside the OpDef:
+//   IMPL_OP_OPTILING(AddExample).Tiling(TilingFunc).TilingParse<CompileInfo>(ParseFunc);
+//   IMPL_OP_INFERSHAPE(AddExample).InferShape(InferShapeFunc);
+// Each becomes a constant record (constexpr builders, so nothing runs at load time) with a
+// fixed name in whatever namespace it is written; cannbot_host_impl.h, included after the
+// package's host code, finds them there. One of each per package.
+namespace gert {
+class OpImplRecord {
+ public:
+  constexpr explicit OpImplRecord(const char* type) : type_(type) {}
+  constexpr OpImplRecord Tiling(ops::TilingFn f, size_t = 0) const {
+    OpImplRecord r = *this;
+    r.tiling_ = f;
+    return r;
+  }
+  template <typename CompileInfo = void, typename F = void>
+  constexpr OpImplRecord TilingParse(F) const { return *this; }
+  constexpr OpImplRecord InferShape(ops::InferShapeFn f) const {
+    OpImplRecord r = *this;
+    r.infer_shape_ = f;
+    return r;
+  }
+  constexpr OpImplRecord InferDataType(ops::InferDataTypeFn f) const {
+    OpImplRecord r = *this;
+    r.infer_dtype_ = f;
+    return r;
+  }
+  template <typename F>
+  constexpr OpImplRecord InferShapeRange(F) const { return *this; }
+  template <typename... A>
+  constexpr OpImplRecord InputsDataDependency(A...) const { return *this; }
+  template <typename... A>
+  constexpr OpImplRecord TilingInputsDataDependency(A...) const { return *this; }
+  template <typename... A>
+  constexpr OpImplRecord OutputShapeDependOnCompute(A...) const { return *this; }
+  template <typename... A>
+  constexpr OpImplRecord PrivateAttr(A...) const { return *this; }
+
+  const char* type_;
+  ops::TilingFn tiling_ = nullptr;
+  ops::InferShapeFn infer_shape_ = nullptr;
+  ops::InferDataTypeFn infer_dtype_ = nullptr;
+};
+}  // namespace gert
+
+#define IMPL_OP_OPTILING(op) \
+  [[maybe_unused]] static constexpr ::gert::OpImplRecord cannbot_impl_optiling = ::gert::OpImplRecord(#op)
+#define IMPL_OP_INFERSHAPE(op) \
+  [[maybe_unused]] static constexpr ::gert::OpImplRecord cannbot_impl_infershape = ::gert::OpImplRecord(#op)
+#define IMPL_OP(op) \
+  [[maybe_unused]] static constexpr ::gert::OpImplRecord cannbot_impl_op = ::gert::OpImplRecord(#op)
+
+// The securec functions CANN's host headers bring in (op_host code clears its tiling struct
+// with memset_s): 0 (EOK) on success, an errno value when the destination is too small.
+#ifndef EOK
+#define EOK 0
+#endif
+inline int memset_s(void* dest, size_t dest_max, int c, size_t count) {
+  if (dest == nullptr || count > dest_max) return 34;  // ERANGE
+  std::memset(dest, c, count);
+  return EOK;
+}
+inline int memcpy_s(void* dest, size_t dest_max, const void* src, size_t count) {
+  if (dest == nullptr || src == nullptr || count > dest_max) return 34;
+  std::memcpy(dest, src, count);
+  return EOK;
+}
+
 // Tiling data: a plain struct whose bytes are the tiling block the kernel reads.
 namespace cannbot_host {
 template <typename Derived>

@@ -22,7 +22,12 @@
 #include <vector>
 
 #include "cannbot_host_api.h"
+#include "cannbot_host_ops_base.h"
 #include "cannbot_launch.h"
+
+// The package's IMPL_OP_OPTILING / IMPL_OP_INFERSHAPE functions (cannbot_host_impl.h), or null.
+extern "C" ops::TilingFn cannbot_package_tiling_impl();
+extern "C" ops::InferShapeFn cannbot_package_infershape_impl();
 
 namespace cannbot_package {
 
@@ -89,14 +94,25 @@ inline void FillAttrs(const ops::OpDef& def, const Request& r, gert::RuntimeAttr
   }
 }
 
+// "; it logged: <message>" when the host code logged an error (OP_LOGE), else "".
+inline std::string LastErrorNote() {
+  const std::string& first = ::cannbot_host::FirstError();
+  return first.empty() ? std::string() : "; it logged: " + first;
+}
+
 inline void CheckInferShape(const ops::OpDef& def, const Request& r) {
-  if (def.infer_shape_ == nullptr) return;
+  const ops::InferShapeFn infer =
+      def.infer_shape_ != nullptr ? def.infer_shape_ : cannbot_package_infershape_impl();
+  if (infer == nullptr) return;
+  ::cannbot_host::FirstError().clear();
   gert::InferShapeContext ctx;
+  ctx.op_type_ = def.type_;
   for (const auto& d : r.inputs) ctx.inputs_.push_back(ToShape(d));
   ctx.outputs_.resize(r.outputs.size());
   FillAttrs(def, r, &ctx.attrs_);
-  if (def.infer_shape_(&ctx) != ge::GRAPH_SUCCESS) {
-    cannbot_ascendc::Violation("tiling", "the OpDef's InferShape function failed");
+  if (infer(&ctx) != ge::GRAPH_SUCCESS) {
+    cannbot_ascendc::Violation("tiling", "the OpDef's InferShape function failed%s",
+                               LastErrorNote().c_str());
   }
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     const int64_t want = ToShape(r.outputs[i]).GetShapeSize();
@@ -114,8 +130,11 @@ inline void CheckInferShape(const ops::OpDef& def, const Request& r) {
 
 inline Prepared Tile(const Request& r) {
   ops::OpDef* def = cannbot_package_opdef();
-  if (def->aicore_.tiling_ == nullptr) {
-    cannbot_ascendc::Violation("tiling", "the OpDef sets no tiling function (AICore().SetTiling)");
+  const ops::TilingFn tiling =
+      def->aicore_.tiling_ != nullptr ? def->aicore_.tiling_ : cannbot_package_tiling_impl();
+  if (tiling == nullptr) {
+    cannbot_ascendc::Violation("tiling", "the package registers no tiling function (neither "
+                               "AICore().SetTiling in its OpDef nor IMPL_OP_OPTILING)");
   }
   detail::CheckInferShape(*def, r);
   gert::TilingContext ctx;
@@ -164,10 +183,11 @@ inline Prepared Tile(const Request& r) {
   ctx.raw_.data_ = raw;
   ctx.raw_.capacity_ = CANNBOT_TILING_DATA_BYTES;
 
-  const ge::graphStatus status = def->aicore_.tiling_(&ctx);
+  ::cannbot_host::FirstError().clear();
+  const ge::graphStatus status = tiling(&ctx);
   if (status != ge::GRAPH_SUCCESS) {
-    cannbot_ascendc::Violation("tiling", "the tiling function of %s returned %u (failure)",
-                               def->type_.c_str(), status);
+    cannbot_ascendc::Violation("tiling", "the tiling function of %s returned %u (failure)%s",
+                               def->type_.c_str(), status, detail::LastErrorNote().c_str());
   }
   for (size_t i = 0; i < kGuard; ++i) {
     if (raw[CANNBOT_TILING_DATA_BYTES + i] != 0xA5) {

@@ -84,6 +84,12 @@ inline void LoadTiling(T* out, const void* tiling) {
 #define GET_TILING_DATA(var, tiling) \
   CANNBOT_TILING_TYPE var;           \
   ::cannbot_ascendc::LoadTiling(&var, tiling)
+// REGISTER_TILING_DEFAULT(T): the struct GET_TILING_DATA reads in this kernel (the newer
+// repositories' plain tiling structs); the package's generated header points
+// CANNBOT_TILING_TYPE here when no REGISTER_TILING_DATA_CLASS names one.
+#define REGISTER_TILING_DEFAULT(type) using cannbot_registered_tiling = type
+#define REGISTER_TILING_FOR_TILINGKEY(condition, type) static_assert(true, "")
+#define CANNBOT_REGISTERED_TILING cannbot_registered_tiling
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
   type var;                                            \
   ::cannbot_ascendc::LoadTiling(&var, tiling)

@@ -97,33 +97,50 @@ namespace {
 struct Entry {
   std::string file, name;
   int arity = 0;
+  std::vector<TemplateParam> template_params;  // a templated entry's
 };
 
+// Counts an entry's parameters, each of which must be GM_ADDR.
+Status CountParams(const std::string& file, const std::string& params, Entry* e) {
+  size_t start = 0;
+  while (start <= params.size()) {
+    const size_t comma = std::min(params.find(',', start), params.size());
+    const std::string param = params.substr(start, comma - start);
+    if (param.find_first_not_of(" \t\r\n") != std::string::npos) {
+      if (param.find("GM_ADDR") == std::string::npos && param.find("__gm__") == std::string::npos) {
+        return Status::InvalidArgument(
+            file + ": the kernel entry " + e->name + " has a parameter that is not GM_ADDR (\"" +
+            param.substr(param.find_first_not_of(" \t\r\n")) +
+            "\"); a kernel receives every tensor, the workspace and the tiling as GM_ADDR");
+      }
+      ++e->arity;
+    }
+    start = comma + 1;
+  }
+  return Status::Ok();
+}
+
+// extern "C" entries, and template entries (`template <...> __global__ __aicore__ void op(`).
 Result<std::vector<Entry>> FindEntries(const PackageFiles& files) {
   static const std::regex kEntry(
-      R"(extern\s+"C"\s+((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\))");
+      R"((extern\s+"C"|template\s*<)[^;{]*?((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\))");
   std::vector<Entry> entries;
   for (const auto& [name, text] : files) {
     if (name.rfind("op_kernel/", 0) != 0) continue;
     const std::string code = WithoutComments(text);
     for (std::sregex_iterator it(code.begin(), code.end(), kEntry), end; it != end; ++it) {
-      Entry e{name, (*it)[2].str(), 0};
-      std::string params = (*it)[3].str();
-      size_t start = 0;
-      while (start <= params.size()) {
-        const size_t comma = std::min(params.find(',', start), params.size());
-        const std::string param = params.substr(start, comma - start);
-        if (param.find_first_not_of(" \t\r\n") != std::string::npos) {
-          if (param.find("GM_ADDR") == std::string::npos && param.find("__gm__") == std::string::npos) {
-            return Status::InvalidArgument(
-                name + ": the kernel entry " + e.name + " has a parameter that is not GM_ADDR (\"" +
-                param.substr(param.find_first_not_of(" \t\r\n")) +
-                "\"); a kernel receives every tensor, the workspace and the tiling as GM_ADDR");
-          }
-          ++e.arity;
-        }
-        start = comma + 1;
+      Entry e{name, (*it)[3].str(), 0, {}};
+      if ((*it)[1].str().rfind("template", 0) == 0) {
+        // A device function template (`template <typename T> __aicore__ void Helper(`) is not
+        // an entry: entries are __global__.
+        if (it->str().find("__global__") == std::string::npos) continue;
+        const size_t open = static_cast<size_t>(it->position(1)) + (*it)[1].length() - 1;
+        Result<std::vector<TemplateParam>> params =
+            ParseTemplateParams(TemplateParamText(code, open));
+        if (!params.ok()) return Status::InvalidArgument(name + ": " + params.status().message());
+        e.template_params = std::move(params).value();
       }
+      CANNBOT_RETURN_IF_ERROR(CountParams(name, (*it)[4].str(), &e));
       entries.push_back(std::move(e));
     }
   }
@@ -133,10 +150,24 @@ Result<std::vector<Entry>> FindEntries(const PackageFiles& files) {
 // The host translation units, the tiling headers and the registered tiling struct.
 void FindHostParts(const PackageFiles& files, Package* p) {
   static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
+  static const std::regex kImpl(R"(\bIMPL_OP(_OPTILING|_INFERSHAPE)?\s*\()");
   for (const auto& [name, text] : files) {
-    if (name.rfind("op_host/", 0) != 0) continue;
+    if (name.rfind("op_kernel/", 0) == 0 && p->template_header.empty() &&
+        !(EndsWith(name, ".cpp") || EndsWith(name, ".cc")) &&
+        WithoutComments(text).find("ASCENDC_TPL_ARGS_DECL") != std::string::npos) {
+      p->template_header = name;
+    }
+    // op_api/: the aclnn two-phase interface, built for the graph runtime, not the kernel.
+    if (name.rfind("op_host/", 0) != 0 || name.rfind("op_host/op_api/", 0) == 0) continue;
     const std::string code = WithoutComments(text);
     if (EndsWith(name, ".cpp") || EndsWith(name, ".cc")) p->host_units.push_back(name);
+    for (std::sregex_iterator it(code.begin(), code.end(), kImpl), end; it != end; ++it) {
+      const std::string kind = (*it)[1].length() > 0 ? (*it)[1].str().substr(1) : "OP";
+      if (std::find(p->impl_registrations.begin(), p->impl_registrations.end(), kind) ==
+          p->impl_registrations.end()) {
+        p->impl_registrations.push_back(kind);
+      }
+    }
     const bool header = EndsWith(name, ".h") || EndsWith(name, ".hpp");
     if (header && code.find("BEGIN_TILING_DATA_DEF") != std::string::npos) {
       p->tiling_headers.push_back(name);
@@ -219,7 +250,7 @@ Result<Package> PackageFromFiles(const std::string& label, PackageFiles files) {
   if (entries.empty()) {
     return Status::InvalidArgument(
         "the package " + label + " has no kernel entry point in op_kernel/ (extern \"C\" "
-        "__global__ __aicore__ void <op>(GM_ADDR ...))");
+        "__global__ __aicore__ void <op>(GM_ADDR ...), or a template entry)");
   }
   if (entries.size() > 1) {
     std::string names;
@@ -230,6 +261,13 @@ Result<Package> PackageFromFiles(const std::string& label, PackageFiles files) {
   p.kernel_file = entries[0].file;
   p.entry = entries[0].name;
   p.entry_arity = entries[0].arity;
+  p.entry_template = entries[0].template_params;
+  if (!p.entry_template.empty() && p.template_header.empty()) {
+    return Status::InvalidArgument(
+        "the package " + label + " has a template kernel entry (" + p.entry + " in " +
+        p.kernel_file + ") but no op_kernel header declares its parameters "
+        "(ASCENDC_TPL_ARGS_DECL)");
+  }
   return p;
 }
 
@@ -250,6 +288,10 @@ std::pair<std::string, std::string> HostInclude(const Package& package) {
   host += "#include \"cannbot_host_print_on.h\"\n";
   for (const std::string& unit : package.host_units) host += "#include \"" + unit + "\"\n";
   host += "#include \"cannbot_host_print_off.h\"\n";
+  for (const std::string& kind : package.impl_registrations) {
+    host += "#define CANNBOT_IMPL_" + kind + " 1\n";
+  }
+  host += "#include \"cannbot_host_impl.h\"\n";
   return {"cannbot_package_host.inc", host};
 }
 
@@ -458,7 +500,9 @@ PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
   for (const std::string& header : package.tiling_headers) {
     kernel += "#include \"" + header + "\"\n";
   }
-  if (!package.tiling_type.empty()) {
+  if (package.tiling_type.empty()) {
+    kernel += "#define CANNBOT_TILING_TYPE CANNBOT_REGISTERED_TILING\n";  // REGISTER_TILING_DEFAULT
+  } else {
     kernel += "#define CANNBOT_TILING_TYPE " + package.tiling_type + "\n";
     // CANN generates the kernel's copy of the struct at global scope, so kernels name it
     // without optiling::.
@@ -476,6 +520,8 @@ PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
 
   build.files.push_back(HostInclude(package));
 
+  // A template entry is reached through the C function its generated launcher defines.
+  const std::string symbol = package.entry_template.empty() ? entry : entry + "_tpl_launch";
   const int tensors = static_cast<int>(def.inputs.size() + def.outputs.size());
   std::string params;
   for (int i = 0; i < package.entry_arity; ++i) params += i ? ", GM_ADDR" : "GM_ADDR";
@@ -483,12 +529,20 @@ PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
   build.files.push_back(
       {"cannbot_package_entry.h",
        "// Generated by cannbot: the kernel entry of " + package.Describe() + ".\n"
-       "#pragma once\n#define CANNBOT_PACKAGE_ENTRY " + entry + "\n"
-       "extern \"C\" void " + entry + "(" + params + ");\n"
+       "#pragma once\n#define CANNBOT_PACKAGE_ENTRY " + symbol + "\n"
+       "extern \"C\" void " + symbol + "(" + params + ");\n"
        "#define CANNBOT_PACKAGE_TAIL(workspace, tiling) " +
        (extra == 2 ? ", workspace, tiling" : extra == 1 ? ", tiling" : "") + "\n"});
   build.source = "// Generated by cannbot: the kernel of " + package.Describe() + " as written.\n"
-                 "#include \"cannbot_package_kernel.h\"\n#include \"" + package.kernel_file + "\"\n";
+                 "#include \"cannbot_package_kernel.h\"\n";
+  if (!package.entry_template.empty()) {
+    build.source += "#include \"" + package.template_header + "\"\n";
+  }
+  build.source += "#include \"" + package.kernel_file + "\"\n";
+  if (!package.entry_template.empty()) {
+    build.source += TemplateLauncherSource(entry, package.entry_template, package.entry_arity,
+                                           symbol);
+  }
   return build;
 }
 

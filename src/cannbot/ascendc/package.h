@@ -2,7 +2,9 @@
 // CANN operator repositories, and what cannbot generates to build it on the CPU emulation:
 //
 //   DIR/op_host/*.cpp, *.h   the OpDef (OP_ADD), the tiling function, the tiling-data header
-//   DIR/op_kernel/*.cpp, *.h the kernel: extern "C" __global__ __aicore__ void op(GM_ADDR ...)
+//   DIR/op_kernel/*.cpp, *.h the kernel: extern "C" __global__ __aicore__ void op(GM_ADDR ...),
+//                            or a template entry (template <uint32_t schMode> __global__ ...)
+//   DIR/op_host/op_api/      the aclnn interface of the newer repositories: not read
 //
 // The package is read as written; nothing in it is edited. What cannbot learns by reading
 // (the kernel's entry point and arity, the registered tiling struct) is found here; what it
@@ -19,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "cannbot/ascendc/template_entry.h"
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/util/status.h"
 
@@ -32,7 +35,14 @@ struct Package {
   std::string kernel_file;    // "op_kernel/add_custom.cpp": the file defining the entry
   std::string entry;          // "add_custom"
   int entry_arity = 0;        // its GM_ADDR parameters
-  std::vector<std::string> host_units;      // "op_host/add_custom.cpp", ...
+  // A templated entry's parameters (tiling template programming; template_entry.h), and the
+  // op_kernel header with its ASCENDC_TPL_ARGS_DECL. Empty for an extern "C" entry.
+  std::vector<TemplateParam> entry_template;
+  std::string template_header;
+  std::vector<std::string> host_units;      // "op_host/add_custom.cpp", ... (not op_api/)
+  // The registrations outside the OpDef the host code makes: "OPTILING", "INFERSHAPE", "OP"
+  // (IMPL_OP_OPTILING, IMPL_OP_INFERSHAPE, IMPL_OP).
+  std::vector<std::string> impl_registrations;
   std::vector<std::string> tiling_headers;  // op_host headers with BEGIN_TILING_DATA_DEF
   std::string tiling_type;    // "optiling::TilingData" (REGISTER_TILING_DATA_CLASS); "" none
 

@@ -191,7 +191,7 @@ Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op,
       {"cannbot_package_host.inc",
        "namespace ops {\nclass CannbotPlainOp : public OpDef {\n public:\n"
        "  explicit CannbotPlainOp(const char* name) : OpDef(name) {}\n};\n"
-       "OP_ADD(CannbotPlainOp);\n}  // namespace ops\n"});
+       "OP_ADD(CannbotPlainOp);\n}  // namespace ops\n#include \"cannbot_host_impl.h\"\n"});
   build.files.push_back({"cannbot_package_entry.h",
                          "#pragma once\n#define CANNBOT_PACKAGE_ENTRY cannbot_plain_entry\n"
                          "extern \"C\" void cannbot_plain_entry(" + params + ");\n"
@@ -207,7 +207,8 @@ Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op,
                                 std::vector<std::string>(dtypes.size(),
                                                          ascendc::GeDataTypeName("float32")));
   build.runtime_symbol_markers = {"cannbot_ascendc", "cannbot_detail", "cannbot_package",
-                                  "cannbot_host", "ops6OpDef", "gert", "platform_ascendc"};
+                                  "cannbot_host", "cannbot_tpl", "ops6OpDef", "gert",
+                                  "platform_ascendc"};
   build.undeclared_names_note = kAscendcUndeclaredNote;
   return target;
 }

@@ -1,0 +1,47 @@
+// cannbot_host_impl.h: finds a package's IMPL_OP_OPTILING / IMPL_OP_INFERSHAPE / IMPL_OP
+// records (cannbot_host_opdef.h) after its host code, wherever their namespace, and hands them
+// to the launch as C functions (the OpDef's own SetTiling / SetInferShape come first).
+//
+// The generated host include defines CANNBOT_IMPL_OPTILING, CANNBOT_IMPL_INFERSHAPE and
+// CANNBOT_IMPL_OP for the registrations the package's text has, then includes this file once.
+// Thread-safety: pure functions.
+#ifndef CANNBOT_HOST_IMPL_H
+#define CANNBOT_HOST_IMPL_H
+
+#include "cannbot_host_api.h"
+
+namespace optiling {}
+namespace ops {}
+namespace cannbot_host_impl {
+using namespace ::optiling;
+using namespace ::ops;
+inline const ::gert::OpImplRecord* Tiling() {
+#if defined(CANNBOT_IMPL_OPTILING)
+  return &cannbot_impl_optiling;
+#elif defined(CANNBOT_IMPL_OP)
+  return &cannbot_impl_op;
+#else
+  return nullptr;
+#endif
+}
+inline const ::gert::OpImplRecord* InferShape() {
+#if defined(CANNBOT_IMPL_INFERSHAPE)
+  return &cannbot_impl_infershape;
+#elif defined(CANNBOT_IMPL_OP)
+  return &cannbot_impl_op;
+#else
+  return nullptr;
+#endif
+}
+}  // namespace cannbot_host_impl
+
+extern "C" ops::TilingFn cannbot_package_tiling_impl() {
+  const ::gert::OpImplRecord* r = ::cannbot_host_impl::Tiling();
+  return r == nullptr ? nullptr : r->tiling_;
+}
+extern "C" ops::InferShapeFn cannbot_package_infershape_impl() {
+  const ::gert::OpImplRecord* r = ::cannbot_host_impl::InferShape();
+  return r == nullptr ? nullptr : r->infer_shape_;
+}
+
+#endif  // CANNBOT_HOST_IMPL_H
