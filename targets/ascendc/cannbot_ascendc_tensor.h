@@ -498,6 +498,17 @@ class TQueBase {
     return cannbot_detail::MakeLocal<T>(index, 0, s.bytes, position_);
   }
 
+  // The forms that name the hand-off's user positions (a TQueBind used in place, VECIN ->
+  // VECOUT): the same queue operations; the positions document the pipes.
+  template <TPosition kSrcUser, TPosition kDstUser, typename T>
+  bool EnQue(const LocalTensor<T>& tensor) {
+    return EnQue<T>(tensor);
+  }
+  template <TPosition kSrcUser, TPosition kDstUser, typename T>
+  LocalTensor<T> DeQue() {
+    return DeQue<T>();
+  }
+
   template <typename T>
   void FreeTensor(const LocalTensor<T>& tensor) {
     State("TQue::FreeTensor");

@@ -395,6 +395,7 @@ class InferShapeRangeContext {
 // Compile-time parsing of tiling information: cannbot has no compile step, so never called.
 class TilingParseContext {
  public:
+  const char* GetNodeName() const { return "TilingParse"; }
   template <typename T>
   T* GetCompiledInfo() { return nullptr; }
 };

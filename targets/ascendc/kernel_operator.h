@@ -56,6 +56,12 @@ struct bfloat16_t {
     return value;
   }
 };
+// The device compiler's own name for the bf16 type (kernels test `std::is_same_v<T, __bf16>`).
+// GCC 13 and later have a built-in __bf16 of their own (and define __BFLT16_MAX__), distinct
+// from this struct; Debian 12's GCC 12 has none.
+#ifndef __BFLT16_MAX__
+using __bf16 = bfloat16_t;
+#endif
 
 #include "cannbot_ascendc_copy.h"
 #include "cannbot_ascendc_runtime.h"
