@@ -52,6 +52,31 @@ TEST_F(PackageTest, FindsTheEntryItsArityTheHostCodeAndTheTilingStruct) {
   EXPECT_EQ(p->files.size(), 3u);
 }
 
+// A package may register a struct per tiling key (REGISTER_TILING_DATA_CLASS(MyOp_5, ...)) and
+// read it with GET_TILING_DATA_WITH_STRUCT: the kernel sees each without optiling::.
+TEST_F(PackageTest, EveryRegisteredTilingStructIsVisibleToTheKernel) {
+  Write("op_host/op_tiling_5.h",
+        "namespace optiling {\nBEGIN_TILING_DATA_DEF(BroadcastTiling)\n"
+        "TILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(MyOp_5, BroadcastTiling)\n}\n");
+  auto p = LoadPackage(dir_->path());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->tiling_type, "optiling::MyTiling");
+  EXPECT_EQ(p->tiling_structs, (std::vector<std::string>{"optiling::MyTiling",
+                                                         "optiling::BroadcastTiling"}));
+  OpDefinition def;
+  def.inputs = {{"x", {"float32"}}};
+  def.outputs = {{"y", {"float32"}}};
+  const PackageBuild build = MakePackageBuild(*p, def, Combinations(def)[0]);
+  std::string prelude;
+  for (const auto& [name, text] : build.files) {
+    if (name == "cannbot_package_kernel.h") prelude = text;
+  }
+  EXPECT_NE(prelude.find("using optiling::MyTiling;\nusing optiling::BroadcastTiling;"),
+            std::string::npos)
+      << prelude;
+}
+
 TEST_F(PackageTest, RefusesAPackageWithTwoEntriesOrNone) {
   Write("op_kernel/second.cpp",
         "extern \"C\" __global__ __aicore__ void other(GM_ADDR x, GM_ADDR y) {}\n");

@@ -147,6 +147,15 @@ Result<std::vector<Entry>> FindEntries(const PackageFiles& files) {
   return entries;
 }
 
+// The aclnn interface a package may carry beside its host code (op_host/op_api/, aclnn_*.cpp,
+// the level-0 op API *_l0.cpp): built for the graph runtime's two-phase calls, not for the
+// tiling or the kernel, and against headers that are not part of operator development.
+bool IsAclnnInterface(const std::string& name) {
+  const std::string base = name.substr(name.rfind('/') + 1);
+  return name.rfind("op_host/op_api/", 0) == 0 || base.rfind("aclnn_", 0) == 0 ||
+         EndsWith(base, "_l0.cpp") || EndsWith(base, "_l0.cc") || EndsWith(base, "_l0.h");
+}
+
 // The host translation units, the tiling headers and the registered tiling struct.
 void FindHostParts(const PackageFiles& files, Package* p) {
   static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
@@ -157,8 +166,7 @@ void FindHostParts(const PackageFiles& files, Package* p) {
         WithoutComments(text).find("ASCENDC_TPL_ARGS_DECL") != std::string::npos) {
       p->template_header = name;
     }
-    // op_api/: the aclnn two-phase interface, built for the graph runtime, not the kernel.
-    if (name.rfind("op_host/", 0) != 0 || name.rfind("op_host/op_api/", 0) == 0) continue;
+    if (name.rfind("op_host/", 0) != 0 || IsAclnnInterface(name)) continue;
     const std::string code = WithoutComments(text);
     if (EndsWith(name, ".cpp") || EndsWith(name, ".cc")) p->host_units.push_back(name);
     for (std::sregex_iterator it(code.begin(), code.end(), kImpl), end; it != end; ++it) {
@@ -172,10 +180,14 @@ void FindHostParts(const PackageFiles& files, Package* p) {
     if (header && code.find("BEGIN_TILING_DATA_DEF") != std::string::npos) {
       p->tiling_headers.push_back(name);
     }
-    std::smatch m;
-    if (p->tiling_type.empty() && std::regex_search(code, m, kRegister)) {
-      const bool in_optiling = code.find("namespace optiling") != std::string::npos;
-      p->tiling_type = (in_optiling ? "optiling::" : "") + m[2].str();
+    const bool in_optiling = code.find("namespace optiling") != std::string::npos;
+    for (std::sregex_iterator it(code.begin(), code.end(), kRegister), end; it != end; ++it) {
+      const std::string type = (in_optiling ? "optiling::" : "") + (*it)[2].str();
+      if (p->tiling_type.empty()) p->tiling_type = type;
+      if (std::find(p->tiling_structs.begin(), p->tiling_structs.end(), type) ==
+          p->tiling_structs.end()) {
+        p->tiling_structs.push_back(type);
+      }
     }
   }
 }

@@ -4,7 +4,7 @@
 //   DIR/op_host/*.cpp, *.h   the OpDef (OP_ADD), the tiling function, the tiling-data header
 //   DIR/op_kernel/*.cpp, *.h the kernel: extern "C" __global__ __aicore__ void op(GM_ADDR ...),
 //                            or a template entry (template <uint32_t schMode> __global__ ...)
-//   DIR/op_host/op_api/      the aclnn interface of the newer repositories: not read
+//   DIR/op_host/op_api/, aclnn_*.cpp, *_l0.cpp   the aclnn interface: not read
 //
 // The package is read as written; nothing in it is edited. What cannbot learns by reading
 // (the kernel's entry point and arity, the registered tiling struct) is found here; what it
@@ -39,12 +39,15 @@ struct Package {
   // op_kernel header with its ASCENDC_TPL_ARGS_DECL. Empty for an extern "C" entry.
   std::vector<TemplateParam> entry_template;
   std::string template_header;
-  std::vector<std::string> host_units;      // "op_host/add_custom.cpp", ... (not op_api/)
+  std::vector<std::string> host_units;      // "op_host/add_custom.cpp", ... (not aclnn)
   // The registrations outside the OpDef the host code makes: "OPTILING", "INFERSHAPE", "OP"
   // (IMPL_OP_OPTILING, IMPL_OP_INFERSHAPE, IMPL_OP).
   std::vector<std::string> impl_registrations;
   std::vector<std::string> tiling_headers;  // op_host headers with BEGIN_TILING_DATA_DEF
   std::string tiling_type;    // "optiling::TilingData" (REGISTER_TILING_DATA_CLASS); "" none
+  // Every registered struct (one per tiling key where a package registers several, for
+  // GET_TILING_DATA_WITH_STRUCT), the default first.
+  std::vector<std::string> tiling_structs;
 
   std::string Describe() const;  // "package DIR (kernel add_custom in op_kernel/add_custom.cpp)"
 };

@@ -168,10 +168,10 @@ PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
     kernel += "#define CANNBOT_TILING_TYPE CANNBOT_REGISTERED_TILING\n";  // REGISTER_TILING_DEFAULT
   } else {
     kernel += "#define CANNBOT_TILING_TYPE " + package.tiling_type + "\n";
-    // CANN generates the kernel's copy of the struct at global scope, so kernels name it
+    // CANN generates the kernel's copies of the structs at global scope, so kernels name them
     // without optiling::.
-    if (package.tiling_type.rfind("optiling::", 0) == 0) {
-      kernel += "using " + package.tiling_type + ";\n";
+    for (const std::string& type : package.tiling_structs) {
+      if (type.rfind("optiling::", 0) == 0) kernel += "using " + type + ";\n";
     }
   }
   for (const auto& [name, dtype] : combo.dtypes) {
