@@ -317,13 +317,13 @@ class TilingContext {
     raw_.size_ = sizeof(T);
     return reinterpret_cast<T*>(raw_.data_);
   }
-  // What TilingParse would have parsed at compile time: cannbot has no compile step, so the
-  // struct as value-initialised.
+  // What the registered TilingParse function filled (it runs before the tiling, on the same
+  // platform facts); null when the package registers none.
   template <typename T>
   const T* GetCompileInfo() const {
-    static const T info{};
-    return &info;
+    return static_cast<const T*>(compile_info_);
   }
+  const void* GetCompileInfo() const { return compile_info_; }
   size_t* GetWorkspaceSizes(size_t num) {
     if (num > workspaces_.size()) workspaces_.resize(num, 0);
     return workspaces_.data();
@@ -346,6 +346,7 @@ class TilingContext {
   uint32_t block_dim_ = 0;
   uint64_t tiling_key_ = 0;
   std::string op_type_;
+  const void* compile_info_ = nullptr;
 
  private:
   template <typename T>
@@ -393,11 +394,19 @@ class InferShapeRangeContext {
 };
 
 // Compile-time parsing of tiling information: cannbot has no compile step, so never called.
+// The compile-time half of a tiling (TilingParse): reads the platform once and fills the
+// operator's compile-info struct, which the tiling reads back (TilingContext::GetCompileInfo).
+// cannbot runs it just before the tiling, with the same platform facts.
 class TilingParseContext {
  public:
-  const char* GetNodeName() const { return "TilingParse"; }
+  const char* GetNodeName() const { return op_type_.c_str(); }
+  fe::PlatFormInfos* GetPlatformInfo() { return platform_; }
   template <typename T>
-  T* GetCompiledInfo() { return nullptr; }
+  T* GetCompiledInfo() { return static_cast<T*>(compiled_); }
+  const char* GetCompiledJson() const { return "{}"; }
+  std::string op_type_;
+  fe::PlatFormInfos* platform_ = nullptr;
+  void* compiled_ = nullptr;
 };
 
 }  // namespace gert

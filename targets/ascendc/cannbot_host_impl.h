@@ -39,6 +39,13 @@ extern "C" ops::TilingFn cannbot_package_tiling_impl() {
   const ::gert::OpImplRecord* r = ::cannbot_host_impl::Tiling();
   return r == nullptr ? nullptr : r->tiling_;
 }
+// The registered TilingParse and its compile-info struct (both null when none is registered).
+extern "C" void cannbot_package_tiling_parse_impl(::gert::OpImplRecord::TilingParseFn* parse,
+                                                  void** compile_info) {
+  const ::gert::OpImplRecord* r = ::cannbot_host_impl::Tiling();
+  *parse = r == nullptr ? nullptr : r->parse_;
+  *compile_info = r == nullptr || r->compile_info_ == nullptr ? nullptr : r->compile_info_();
+}
 extern "C" ops::InferShapeFn cannbot_package_infershape_impl() {
   const ::gert::OpImplRecord* r = ::cannbot_host_impl::InferShape();
   return r == nullptr ? nullptr : r->infer_shape_;

@@ -154,8 +154,17 @@ class OpImplRecord {
     r.tiling_ = f;
     return r;
   }
+  // TilingParse<CompileInfo>(parse): the struct the parse function fills, one per process.
   template <typename CompileInfo = void, typename F = void>
-  constexpr OpImplRecord TilingParse(F) const { return *this; }
+  constexpr OpImplRecord TilingParse(F parse) const {
+    OpImplRecord r = *this;
+    if constexpr (!std::is_void_v<CompileInfo> &&
+                  std::is_convertible_v<F, TilingParseFn>) {
+      r.parse_ = parse;
+      r.compile_info_ = &CompileInfoOf<CompileInfo>;
+    }
+    return r;
+  }
   constexpr OpImplRecord InferShape(ops::InferShapeFn f) const {
     OpImplRecord r = *this;
     r.infer_shape_ = f;
@@ -177,8 +186,17 @@ class OpImplRecord {
   template <typename... A>
   constexpr OpImplRecord PrivateAttr(A...) const { return *this; }
 
+  using TilingParseFn = ge::graphStatus (*)(TilingParseContext*);
+  template <typename T>
+  static void* CompileInfoOf() {
+    static T info{};
+    return &info;
+  }
+
   const char* type_;
   ops::TilingFn tiling_ = nullptr;
+  TilingParseFn parse_ = nullptr;
+  void* (*compile_info_)() = nullptr;
   ops::InferShapeFn infer_shape_ = nullptr;
   ops::InferDataTypeFn infer_dtype_ = nullptr;
 };

@@ -28,6 +28,8 @@
 // The package's IMPL_OP_OPTILING / IMPL_OP_INFERSHAPE functions (cannbot_host_impl.h), or null.
 extern "C" ops::TilingFn cannbot_package_tiling_impl();
 extern "C" ops::InferShapeFn cannbot_package_infershape_impl();
+extern "C" void cannbot_package_tiling_parse_impl(::gert::OpImplRecord::TilingParseFn* parse,
+                                                  void** compile_info);
 
 namespace cannbot_package {
 
@@ -98,6 +100,25 @@ inline void FillAttrs(const ops::OpDef& def, const Request& r, gert::RuntimeAttr
 inline std::string LastErrorNote() {
   const std::string& first = ::cannbot_host::FirstError();
   return first.empty() ? std::string() : "; it logged: " + first;
+}
+
+// Runs the registered TilingParse (the compile-time half) on the launch's platform, so the
+// tiling reads the compile info it filled.
+inline void ParseCompileInfo(const std::string& type, gert::TilingContext* ctx) {
+  gert::OpImplRecord::TilingParseFn parse = nullptr;
+  void* info = nullptr;
+  cannbot_package_tiling_parse_impl(&parse, &info);
+  if (parse == nullptr || info == nullptr) return;
+  gert::TilingParseContext parse_ctx;
+  parse_ctx.op_type_ = type;
+  parse_ctx.platform_ = ctx->GetPlatformInfo();
+  parse_ctx.compiled_ = info;
+  ::cannbot_host::FirstError().clear();
+  if (parse(&parse_ctx) != ge::GRAPH_SUCCESS) {
+    cannbot_ascendc::Violation("tiling", "the TilingParse function of %s returned failure%s",
+                               type.c_str(), LastErrorNote().c_str());
+  }
+  ctx->compile_info_ = info;
 }
 
 inline void CheckInferShape(const ops::OpDef& def, const Request& r) {
@@ -183,6 +204,7 @@ inline Prepared Tile(const Request& r) {
   ctx.raw_.data_ = raw;
   ctx.raw_.capacity_ = CANNBOT_TILING_DATA_BYTES;
 
+  detail::ParseCompileInfo(def->type_, &ctx);
   ::cannbot_host::FirstError().clear();
   const ge::graphStatus status = tiling(&ctx);
   if (status != ge::GRAPH_SUCCESS) {

@@ -92,7 +92,7 @@ TEST_F(TemplatePackageTest, AKeyNoSelectedInstanceHasIsNamed) {
 }
 
 // A tiling function that fails is reported with the first error it logged (OP_LOGE), the
-// reason its author wrote, not only its return code.
+// reason its author wrote, not only its return code; its TilingParse ran before it.
 TEST_F(TemplatePackageTest, AFailingTilingIsReportedWithWhatItLogged) {
   auto report = Run(FloatOnly({{"OP_CHECK_IF(total <= 0,", "OP_CHECK_IF(total < 64,"}}));
   ASSERT_TRUE(report.ok()) << report.status().ToString();
@@ -100,6 +100,15 @@ TEST_F(TemplatePackageTest, AFailingTilingIsReportedWithWhatItLogged) {
   EXPECT_NE(reason.find("the tiling function of AddTemplate returned"), std::string::npos)
       << reason;
   EXPECT_NE(reason.find("it logged: AddTemplate: x has 1 elements"), std::string::npos) << reason;
+
+  // The tiling reads what its TilingParse filled (GetCompileInfo): a parse that records no
+  // cores makes the tiling fail on its own check.
+  auto no_cores = Run(FloatOnly({{"info->coreNum = platform.GetCoreNumAiv();",
+                                  "info->coreNum = 0;"}}));
+  ASSERT_TRUE(no_cores.ok()) << no_cores.status().ToString();
+  EXPECT_NE(Failure(*no_cores).find("it logged: AddTemplate: the platform reports no cores or UB"),
+            std::string::npos)
+      << no_cores->RenderText();
 }
 
 }  // namespace

@@ -16,7 +16,20 @@ constexpr int64_t kTensors = 3;
 constexpr int64_t kBlockBytes = 32;
 constexpr int64_t kMinElementsPerCore = 8192;  // below this a core costs more than it brings
 
-struct AddTemplateCompileInfo {};
+// What the compile-time half (TilingParse) reads once: the platform's cores and UB.
+struct AddTemplateCompileInfo {
+  int64_t coreNum = 0;
+  uint64_t ubSize = 0;
+};
+
+static ge::graphStatus TilingParseForAddTemplate(gert::TilingParseContext* context) {
+  AddTemplateCompileInfo* info = context->GetCompiledInfo<AddTemplateCompileInfo>();
+  OP_CHECK_NULL_WITH_CONTEXT(context, info);
+  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+  info->coreNum = platform.GetCoreNumAiv();
+  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, info->ubSize);
+  return ge::GRAPH_SUCCESS;
+}
 
 static ge::graphStatus AddTemplateTilingFunc(gert::TilingContext* context) {
   const gert::StorageShape* xShape = context->GetInputShape(0);
@@ -29,10 +42,10 @@ static ge::graphStatus AddTemplateTilingFunc(gert::TilingContext* context) {
   OP_CHECK_IF(!ge::TypeUtils::GetDataTypeLength(dtype, elementBytes) || elementBytes == 0,
               OP_LOGE(context, "x has an unsupported dtype"), return ge::GRAPH_FAILED);
 
-  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
-  uint64_t ubBytes = 0;
-  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubBytes);
-  const int64_t cores = platform.GetCoreNumAiv();
+  const AddTemplateCompileInfo* info = context->GetCompileInfo<AddTemplateCompileInfo>();
+  OP_CHECK_NULL_WITH_CONTEXT(context, info);
+  const uint64_t ubBytes = info->ubSize;
+  const int64_t cores = info->coreNum;
   OP_CHECK_IF(cores <= 0 || ubBytes == 0, OP_LOGE(context, "the platform reports no cores or UB"),
               return ge::GRAPH_FAILED);
 
@@ -58,10 +71,6 @@ static ge::graphStatus AddTemplateTilingFunc(gert::TilingContext* context) {
   size_t* workspace = context->GetWorkspaceSizes(1);
   OP_CHECK_NULL_WITH_CONTEXT(context, workspace);
   workspace[0] = 0;
-  return ge::GRAPH_SUCCESS;
-}
-
-static ge::graphStatus TilingParseForAddTemplate(gert::TilingParseContext*) {
   return ge::GRAPH_SUCCESS;
 }
 
