@@ -160,6 +160,11 @@ struct QueueState {
   uint64_t enqueues = 0;
   int max_occupancy = 0;
   std::vector<int> fifo;  // slot indices, oldest first
+  // Per enqueued tensor: the other buffers whose copy or write its EnQue's event also covers.
+  // A pipe runs in order, so the event set after a copy in (or a vector write) is set after
+  // every earlier one of that pipe too: waiting for it (DeQue) settles them all, as WaitFlag
+  // does for SetFlag.
+  std::vector<std::vector<int>> covered;
 };
 
 // A GM range the kernel may reach through DataCopy. `view` is the address the kernel sees;

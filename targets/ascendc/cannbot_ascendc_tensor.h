@@ -472,6 +472,7 @@ class TQueBase {
     }
     s.in_queue = true;
     q.fifo.push_back(tensor.cb_slot_);
+    q.covered.push_back(CoveredByEnQue());
     ++q.enqueues;
     if (static_cast<int>(q.fifo.size()) > q.max_occupancy) {
       q.max_occupancy = static_cast<int>(q.fifo.size());
@@ -489,6 +490,8 @@ class TQueBase {
     }
     const int index = q.fifo.front();
     q.fifo.erase(q.fifo.begin());
+    for (int other : q.covered.front()) SettleCovered(cannbot_ascendc::R().slot(other));
+    q.covered.erase(q.covered.begin());
     cannbot_ascendc::Slot& s = cannbot_ascendc::R().slot(index);
     s.in_queue = false;
     // The EnQue/DeQue pair is the hand-off between pipes: the data is settled now.
@@ -519,6 +522,26 @@ class TQueBase {
     s.allocated = false;
     ++s.generation;
   }
+
+  // What this queue's EnQue event covers besides its own tensor: a copy-in queue's event
+  // (MTE2 -> V) every buffer with a copy in pending, a copy-out queue's (V -> MTE3) every
+  // buffer with a vector write pending.
+  std::vector<int> CoveredByEnQue() const {
+    std::vector<int> covered;
+    const std::vector<cannbot_ascendc::Slot>& slots = cannbot_ascendc::R().slots();
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if ((CopiesIn() && slots[i].pending_mte2) || (CopiesOut() && slots[i].pending_vec)) {
+        covered.push_back(static_cast<int>(i));
+      }
+    }
+    return covered;
+  }
+  void SettleCovered(cannbot_ascendc::Slot& s) const {
+    if (CopiesIn()) s.pending_mte2 = false;
+    if (CopiesOut()) s.pending_vec = false;
+  }
+  bool CopiesIn() const { return position_ == TPosition::VECIN; }
+  bool CopiesOut() const { return position_ == TPosition::VECOUT; }
 
   bool HasTensorInQue() { return !State("TQue::HasTensorInQue").fifo.empty(); }
   int32_t GetTensorCountInQue() {

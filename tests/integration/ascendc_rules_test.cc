@@ -192,6 +192,29 @@ extern "C" __global__ __aicore__ void rules_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR
       for (uint32_t i = 0; i < n; ++i) out[i] = in[i] > 0 ? in[i] : 0.0f;
       return;
     }
+    case 27:    // a copy into a TBuf, then the queue's: the queue's event covers both (a pipe
+    case 28: {  // runs in order); issued after the EnQue, the TBuf's copy is not covered
+      TBuf<QuePosition::VECCALC> constant;
+      pipe.InitBuffer(constant, n * 4);
+      pipe.InitBuffer(inQ, 1, n * 4);
+      pipe.InitBuffer(outQ, 1, n * 4);
+      LocalTensor<float> c = constant.Get<float>();
+      LocalTensor<float> a = inQ.AllocTensor<float>();
+      if (t.mode == 27) DataCopy(c, xGm, n);
+      DataCopy(a, xGm, n);
+      inQ.EnQue(a);
+      if (t.mode == 28) DataCopy(c, xGm, n);
+      a = inQ.DeQue<float>();
+      LocalTensor<float> b = outQ.AllocTensor<float>();
+      Relu(b, a, static_cast<int32_t>(n));
+      Max(b, b, c, static_cast<int32_t>(n));  // max(relu(x), x) is relu(x)
+      outQ.EnQue(b);
+      inQ.FreeTensor(a);
+      b = outQ.DeQue<float>();
+      DataCopy(yGm, b, n);
+      outQ.FreeTensor(b);
+      return;
+    }
     case 21:  // assert: ascendc_assert stays in the build and stops a launch whose check fails
       ascendc_assert(n % 3 == 0, "n is %u", n);
       break;
@@ -326,6 +349,14 @@ TEST_F(AscendcRulesTest, GmElementWriteToAnInput) {
 }
 TEST_F(AscendcRulesTest, GmOutOfBounds) { ExpectViolation(6, "gm-out-of-bounds", 8); }
 TEST_F(AscendcRulesTest, MissingSync) { ExpectViolation(7, "missing-sync"); }
+// DeQue waits for the event its EnQue set, which a pipe sets after every earlier operation:
+// a constant copied into a TBuf before a queue's copy is ready once that queue's tensor is.
+TEST_F(AscendcRulesTest, AQueuesEventCoversTheEarlierCopiesOfItsPipe) {
+  const CommandResult r = Run(27);
+  ASSERT_TRUE(r.exit.Success()) << r.exit.Describe() << "\n" << r.output;
+  EXPECT_NE(r.output.find("relu ok"), std::string::npos) << r.output;
+  ExpectViolation(28, "missing-sync", 64, "Max uses a LocalTensor whose DataCopy");
+}
 TEST_F(AscendcRulesTest, DequeOfEmptyQueue) { ExpectViolation(8, "queue-empty"); }
 TEST_F(AscendcRulesTest, UseAfterFree) { ExpectViolation(9, "use-after-free"); }
 TEST_F(AscendcRulesTest, AFailedAscendcAssertStopsTheLaunch) {
