@@ -77,6 +77,27 @@ TEST_F(PackageTest, EveryRegisteredTilingStructIsVisibleToTheKernel) {
       << prelude;
 }
 
+// The newer repositories keep a kernel per SoC: the default file, another that the Ascend950's
+// config names (opFile.value), and architecture folders for the host code. The emulated
+// SoC's (Ascend910B: the default kernel, op_host/arch22/) are the ones read.
+TEST(PackageFromFilesTest, AKernelPerSocReadsTheEmulatedSocsOnly) {
+  const PackageFiles files = {
+      {"op_host/sig_def.cpp",
+       "OpAICoreConfig c; c.ExtendCfgInfo(\"opFile.value\", \"sig_apt\");\n"
+       "this->AICore().AddConfig(\"ascend910b\"); this->AICore().AddConfig(\"ascend950\", c);"},
+      {"op_host/arch22/sig_tiling.cpp", "IMPL_OP_OPTILING(Sig).Tiling(F);"},
+      {"op_host/arch35/sig_tiling_arch35.cpp", "IMPL_OP_OPTILING(Sig).Tiling(G);"},
+      {"op_kernel/arch35/sig_f16.h", "extern \"C\" __global__ __aicore__ void h(GM_ADDR x) {}"},
+      {"op_kernel/sig.cpp", "extern \"C\" __global__ __aicore__ void sig(GM_ADDR x, GM_ADDR y) {}"},
+      {"op_kernel/sig_apt.cpp",
+       "extern \"C\" __global__ __aicore__ void sig(GM_ADDR x, GM_ADDR y) {}"}};
+  auto p = PackageFromFiles("package", files);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->kernel_file, "op_kernel/sig.cpp");
+  EXPECT_EQ(p->host_units, (std::vector<std::string>{"op_host/arch22/sig_tiling.cpp",
+                                                     "op_host/sig_def.cpp"}));
+}
+
 TEST_F(PackageTest, RefusesAPackageWithTwoEntriesOrNone) {
   Write("op_kernel/second.cpp",
         "extern \"C\" __global__ __aicore__ void other(GM_ADDR x, GM_ADDR y) {}\n");

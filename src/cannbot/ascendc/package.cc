@@ -94,6 +94,18 @@ Status ReadSourceTree(const std::string& dir, const std::string& sub, PackageFil
 
 namespace {
 
+// The SoC cannbot emulates (the device profile's Ascend910B), as packages name its variants:
+// its AI Core config (AddConfig("ascend910b")) and its architecture folders (op_host/arch22/;
+// arch35/ holds the Ascend950 variant of the newer repositories).
+constexpr const char* kEmulatedArch = "arch22";
+
+// Whether `name` lies in an architecture folder of another SoC (op_host/arch35/...).
+bool InOtherArchFolder(const std::string& name) {
+  static const std::regex kArch(R"(^op_(host|kernel)/(arch\d+)/)");
+  std::smatch m;
+  return std::regex_search(name, m, kArch) && m[2].str() != kEmulatedArch;
+}
+
 struct Entry {
   std::string file, name;
   int arity = 0;
@@ -126,7 +138,7 @@ Result<std::vector<Entry>> FindEntries(const PackageFiles& files) {
       R"((extern\s+"C"|template\s*<)[^;{]*?((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\))");
   std::vector<Entry> entries;
   for (const auto& [name, text] : files) {
-    if (name.rfind("op_kernel/", 0) != 0) continue;
+    if (name.rfind("op_kernel/", 0) != 0 || InOtherArchFolder(name)) continue;
     const std::string code = WithoutComments(text);
     for (std::sregex_iterator it(code.begin(), code.end(), kEntry), end; it != end; ++it) {
       Entry e{name, (*it)[3].str(), 0, {}};
@@ -156,6 +168,27 @@ bool IsAclnnInterface(const std::string& name) {
          EndsWith(base, "_l0.cpp") || EndsWith(base, "_l0.cc") || EndsWith(base, "_l0.h");
 }
 
+// A package may keep one kernel per SoC: the default op_kernel/<op>.cpp, and others that a
+// SoC's config names (ExtendCfgInfo("opFile.value", "sigmoid_apt") for the Ascend950). When
+// several entries remain, those in files some config names are the other SoCs': the default
+// is the emulated SoC's.
+std::vector<Entry> EmulatedSocEntries(const PackageFiles& files, std::vector<Entry> entries) {
+  if (entries.size() < 2) return entries;
+  static const std::regex kOpFile(R"(ExtendCfgInfo\s*\(\s*"opFile\.value"\s*,\s*"(\w+)\")");
+  std::set<std::string> named;
+  for (const auto& [name, text] : files) {
+    if (name.rfind("op_host/", 0) != 0) continue;
+    for (std::sregex_iterator it(text.begin(), text.end(), kOpFile), end; it != end; ++it) {
+      named.insert("op_kernel/" + (*it)[1].str() + ".cpp");
+    }
+  }
+  std::vector<Entry> kept;
+  for (const Entry& e : entries) {
+    if (named.count(e.file) == 0) kept.push_back(e);
+  }
+  return kept.empty() ? entries : kept;
+}
+
 // The host translation units, the tiling headers and the registered tiling struct.
 void FindHostParts(const PackageFiles& files, Package* p) {
   static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
@@ -166,7 +199,9 @@ void FindHostParts(const PackageFiles& files, Package* p) {
         WithoutComments(text).find("ASCENDC_TPL_ARGS_DECL") != std::string::npos) {
       p->template_header = name;
     }
-    if (name.rfind("op_host/", 0) != 0 || IsAclnnInterface(name)) continue;
+    if (name.rfind("op_host/", 0) != 0 || IsAclnnInterface(name) || InOtherArchFolder(name)) {
+      continue;
+    }
     const std::string code = WithoutComments(text);
     if (EndsWith(name, ".cpp") || EndsWith(name, ".cc")) p->host_units.push_back(name);
     for (std::sregex_iterator it(code.begin(), code.end(), kImpl), end; it != end; ++it) {
@@ -251,6 +286,7 @@ Result<Package> PackageFromFiles(const std::string& label, PackageFiles files) {
                                    " has no .cpp file in op_host/ (the OpDef and tiling function)");
   }
   CANNBOT_ASSIGN_OR_RETURN(std::vector<Entry> entries, FindEntries(p.files));
+  entries = EmulatedSocEntries(p.files, std::move(entries));
   if (entries.empty()) {
     return Status::InvalidArgument(
         "the package " + label + " has no kernel entry point in op_kernel/ (extern \"C\" "
