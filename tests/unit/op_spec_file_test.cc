@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "builtin_ops.h"
 #include "cannbot/engine/job_spec.h"
@@ -168,6 +169,32 @@ TEST(OpSpecFileTest, AMissingReferenceFileIsRefused) {
   const std::string e = Error(Replace(kSpec, "ref.cpp", "missing.cpp"));
   EXPECT_NE(e.find("field 'reference'"), std::string::npos) << e;
   EXPECT_NE(e.find("missing.cpp"), std::string::npos) << e;
+}
+
+// A size a kernel needs aligned or paired (`multiple_of`): the random case is drawn among the
+// multiples, a listed shape that is not one is refused naming it, and bounds without a
+// multiple inside are refused.
+TEST(OpSpecFileTest, AMultipleOfConstraintHoldsForListedAndRandomShapes) {
+  const std::string aligned = Replace(Replace(kSpec, "{ name = \"n\", kind = \"size\" }",
+                                              "{ name = \"n\", kind = \"size\", min = 1, "
+                                              "max = 1000, multiple_of = 16 }"),
+                                      "n = 3 }", "n = 48 }");
+  auto op = Parse(aligned);
+  ASSERT_TRUE(op.ok()) << op.status().ToString();
+  std::set<int64_t> drawn;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    auto shape = op->random_shape(seed);
+    ASSERT_TRUE(shape.has_value());
+    EXPECT_EQ(shape->Size("n") % 16, 0) << shape->Size("n");
+    EXPECT_LE(shape->Size("n"), 1000);
+    drawn.insert(shape->Size("n"));
+  }
+  EXPECT_GT(drawn.size(), 5u);
+  EXPECT_NE(Error(Replace(aligned, "n = 48 }", "n = 50 }")).find("n = 50 is not a multiple of 16"),
+            std::string::npos);
+  EXPECT_NE(Error(Replace(aligned, "min = 1, max = 1000", "min = 1, max = 15"))
+                .find("no multiple of 16 lies in [1, 15]"),
+            std::string::npos);
 }
 
 TEST(OpSpecFileTest, AShapeAboveTheMemoryLimitIsRefusedWithTheFigure) {

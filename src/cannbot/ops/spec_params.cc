@@ -55,16 +55,17 @@ namespace {
 
 void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, OpSpec* op,
                ParamFacts* facts) {
-  r.OnlyKeys(t, where, {"name", "kind", "dtype", "extent", "min", "max", "default"});
+  r.OnlyKeys(t, where,
+             {"name", "kind", "dtype", "extent", "min", "max", "default", "multiple_of"});
   const auto name = r.String(t, where, "name", true);
   const auto kind = r.String(t, where, "kind", true);
   if (!r.ok()) return;
   // Keys of another kind are mistakes, not hints: a scalar's dtype would be silently float.
   const std::map<std::string, std::set<std::string>> own_keys = {
       {"input", {"dtype", "extent"}}, {"output", {"dtype", "extent"}},
-      {"size", {"min", "max"}},       {"scalar", {"default", "min", "max"}}};
+      {"size", {"min", "max", "multiple_of"}}, {"scalar", {"default", "min", "max"}}};
   if (auto own = own_keys.find(*kind); own != own_keys.end()) {
-    for (const char* key : {"dtype", "extent", "min", "max", "default"}) {
+    for (const char* key : {"dtype", "extent", "min", "max", "default", "multiple_of"}) {
       if (t.contains(key) && own->second.count(key) == 0) {
         return r.Fail(t.get(key), where + "." + key,
                       "does not apply to a " + *kind + " parameter" +
@@ -126,6 +127,14 @@ void ReadParam(SpecReader& r, const toml::table& t, const std::string& where, Op
         return r.Fail(&t, where, "min and max go together, with 0 <= min <= max");
       }
       facts->bounds[p.name] = {*min, *max};
+    }
+    if (const auto multiple = r.Integer(t, where, "multiple_of", false)) {
+      if (*multiple < 1) return r.Fail(t.get("multiple_of"), where + ".multiple_of", "must be >= 1");
+      if (min && max && (*min + *multiple - 1) / *multiple * *multiple > *max) {
+        return r.Fail(&t, where, "no multiple of " + std::to_string(*multiple) + " lies in [" +
+                                     std::to_string(*min) + ", " + std::to_string(*max) + "]");
+      }
+      facts->multiples[p.name] = *multiple;
     }
   } else {
     if (const auto d = r.Number(t, where, "default", false)) {

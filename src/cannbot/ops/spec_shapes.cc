@@ -27,10 +27,17 @@ std::function<Status(const Shape&)> MakeShapeCheck(const OpSpec& op, const Param
     }
     if (p.kind == ParamKind::kSize) sizes.push_back(p.name);
   }
-  return [tensors, sizes, bounds = facts.scalar_bounds,
+  return [tensors, sizes, bounds = facts.scalar_bounds, multiples = facts.multiples,
           limit = options.max_call_bytes](const Shape& shape) -> Status {
     for (const std::string& name : sizes) {
       if (shape.sizes.count(name) == 0) return Status::InvalidArgument("no value for size " + name);
+    }
+    for (const auto& [name, multiple] : multiples) {
+      const int64_t v = shape.sizes.at(name);
+      if (v % multiple != 0) {
+        return Status::InvalidArgument(name + " = " + std::to_string(v) + " is not a multiple of " +
+                                       std::to_string(multiple) + " (its multiple_of)");
+      }
     }
     for (const auto& [name, range] : bounds) {
       auto it = shape.scalars.find(name);
@@ -64,6 +71,7 @@ std::function<Status(const Shape&)> MakeShapeCheck(const OpSpec& op, const Param
 void AddRandomCase(OpSpec* op, const ParamFacts& facts, const SpecLoadOptions& options) {
   struct Plan {
     std::map<std::string, std::pair<int64_t, int64_t>> bounds;
+    std::map<std::string, int64_t> multiples;
     std::vector<std::pair<util::Expr, size_t>> tensors;  // extent, element bytes
     std::map<std::string, float> scalars;
     int64_t max_bytes = 0;
@@ -80,6 +88,7 @@ void AddRandomCase(OpSpec* op, const ParamFacts& facts, const SpecLoadOptions& o
     }
   }
   for (const auto& [name, b] : facts.bounds) plan->bounds[name] = b;
+  plan->multiples = facts.multiples;
   plan->scalars = first_numeric->scalars;
   for (const Param& p : op->params) {
     if (p.IsTensor()) plan->tensors.push_back({facts.extents.at(p.name), DTypeBytes(p.dtype)});
@@ -91,7 +100,11 @@ void AddRandomCase(OpSpec* op, const ParamFacts& facts, const SpecLoadOptions& o
       shape.label = "random";
       shape.scalars = plan->scalars;
       for (const auto& [name, b] : plan->bounds) {
-        shape.sizes[name] = std::uniform_int_distribution<int64_t>(b.first, b.second)(engine);
+        // Among the multiples in [min, max] (listed shapes, already multiples, span them).
+        const auto m = plan->multiples.find(name);
+        const int64_t step = m == plan->multiples.end() ? 1 : m->second;
+        const int64_t lo = (b.first + step - 1) / step, hi = b.second / step;
+        shape.sizes[name] = step * std::uniform_int_distribution<int64_t>(lo, std::max(lo, hi))(engine);
       }
       int64_t bytes = 0;
       bool fits = true;

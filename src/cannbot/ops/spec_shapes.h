@@ -25,6 +25,10 @@ namespace cannbot::ops::spec_file {
 struct ParamFacts {
   std::map<std::string, util::Expr> extents;             // tensor -> its element count
   std::map<std::string, std::pair<int64_t, int64_t>> bounds;  // size -> [min, max] given
+  // size -> what every value must be a multiple of (a kernel's alignment or pairing rule:
+  // `multiple_of = 2` for a last dimension of pairs); listed shapes are checked, random ones
+  // drawn among the multiples.
+  std::map<std::string, int64_t> multiples;
   std::map<std::string, float> scalar_defaults;
   std::map<std::string, std::pair<double, double>> scalar_bounds;  // [min, max], inclusive
   // The dtype `dtype = "T"` stands for in this variant of a spec with `dtypes` (unset: none).
