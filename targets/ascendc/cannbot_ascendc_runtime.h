@@ -247,6 +247,7 @@ class Runtime {
     for (uint64_t& used : used_) used = 0;
     touched_ = 1u << kMemUb;
     ub_high_water_ = 0;
+    for (uint64_t& mark : high_water_) mark = 0;
     slots_.clear();
     queues_.clear();
     events_.clear();
@@ -287,6 +288,8 @@ class Runtime {
   Counters& counters() { return counters_; }
   VectorMask& vector_mask() { return vector_mask_; }
   uint32_t ub_high_water() const { return ub_high_water_; }
+  // The most of a cube memory (kMemL1 ... kMemL0C) the block's buffers took.
+  uint64_t high_water(int memory) const { return high_water_[memory]; }
   uint64_t pipe_all_barriers() const { return pipe_all_barriers_; }
   const std::vector<QueueState>& queues() const { return queues_; }
   uint8_t* ub_base() { return ub_; }
@@ -331,6 +334,8 @@ class Runtime {
       *over = text;
     } else if (memory == kMemUb && end > ub_high_water_) {
       ub_high_water_ = static_cast<uint32_t>(end);
+    } else if (memory != kMemUb && end > high_water_[memory]) {
+      high_water_[memory] = end;
     }
     const uint32_t offset = static_cast<uint32_t>(used_[memory]);
     used_[memory] = end;
@@ -487,6 +492,7 @@ class Runtime {
   uint64_t block_serial_ = 0;
   // Per memory: the next InitBuffer's offset; past the capacity when over it.
   uint64_t used_[kMemCount] = {};
+  uint64_t high_water_[kMemCount] = {};  // cube memories (the UB's is ub_high_water_)
   uint32_t touched_ = 1u << kMemUb;  // memories filled with NaN bytes for this block
   uint32_t ub_high_water_ = 0;
   uint64_t pipe_all_barriers_ = 0;

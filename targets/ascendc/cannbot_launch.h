@@ -371,6 +371,7 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
   uint64_t tiles = 0, barriers = 0;
   int occupancy = 0;
   uint32_t high_water = 0;
+  uint64_t cube_high_water[kMemCount] = {};
   for (uint32_t b = 0; b < tiling.block_dim; ++b) {
     // A fresh copy per block: a kernel that scribbles on its tiling cannot affect the next.
     std::memcpy(tiling_copy, tiling.data, sizeof(tiling_copy));
@@ -397,6 +398,9 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
     if (f.max_occupancy > occupancy) occupancy = f.max_occupancy;
     if (rt.pipe_all_barriers() > barriers) barriers = rt.pipe_all_barriers();
     if (rt.ub_high_water() > high_water) high_water = rt.ub_high_water();
+    for (int m = kMemL1; m <= kMemL0C; ++m) {
+      if (rt.high_water(m) > cube_high_water[m]) cube_high_water[m] = rt.high_water(m);
+    }
   }
   rt.EndLaunch();
 
@@ -432,12 +436,17 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
       "cannbot-ascendc-stats: {\"version\":1,\"block_dim\":%u,\"dtype_bits\":%u,"
       "\"input_bytes\":%llu,\"output_bytes\":%llu,\"ub_capacity_bytes\":%u,"
       "\"ub_high_water_bytes\":%u,\"buffer_num\":%d,\"max_queue_occupancy\":%d,\"tiles\":%llu,"
-      "\"pipe_all_barriers\":%llu,\"overlap\":%s,\"bfloat16\":%s,\"total\":%s,\"max_block\":%s}\n",
+      "\"pipe_all_barriers\":%llu,\"overlap\":%s,\"bfloat16\":%s,\"l1_high_water_bytes\":%llu,"
+      "\"l0a_high_water_bytes\":%llu,\"l0b_high_water_bytes\":%llu,\"l0c_high_water_bytes\":%llu,"
+      "\"total\":%s,\"max_block\":%s}\n",
       tiling.block_dim, tiling.dtype_bits, static_cast<unsigned long long>(input_bytes),
       static_cast<unsigned long long>(output_bytes), kUbBytes, high_water, buffer_num, occupancy,
       static_cast<unsigned long long>(tiles), static_cast<unsigned long long>(barriers),
-      overlap ? "true" : "false", is_half && extras.bfloat16 ? "true" : "false", total_json,
-      max_json);
+      overlap ? "true" : "false", is_half && extras.bfloat16 ? "true" : "false",
+      static_cast<unsigned long long>(cube_high_water[kMemL1]),
+      static_cast<unsigned long long>(cube_high_water[kMemL0A]),
+      static_cast<unsigned long long>(cube_high_water[kMemL0B]),
+      static_cast<unsigned long long>(cube_high_water[kMemL0C]), total_json, max_json);
   std::fflush(stdout);
 }
 

@@ -162,6 +162,12 @@ TEST_F(SampleTest, ACubeSampleRunsTheMatrixPathAndItsCoresShowInTheEstimate) {
   // fractals (both counted, not timed) split 16 ways; the launch overhead does not.
   EXPECT_GT(verdict.perf->speedup, 2.0) << verdict.RenderText();
   EXPECT_NE(verdict.RenderText().find("cube"), std::string::npos) << verdict.RenderText();
+  // Each core holds a 64 x 64 fp16 tile of A and of B in L1 (8 + 8 KB), their K-slices in L0A
+  // and L0B, and the 64 x 64 fp32 result in L0C.
+  EXPECT_NE(verdict.RenderText().find("L1 high water 16 of 512 KB, L0A 8 of 64, L0B 8 of 64, "
+                                      "L0C 16 of 128"),
+            std::string::npos)
+      << verdict.RenderText();
 
   // B's fractals loaded without the transpose L0B's layout needs: wrong numbers.
   auto untransposed = EditedSample("matmul_cube", {{"p.ifTranspose = true;", ""}});

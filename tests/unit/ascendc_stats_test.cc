@@ -35,10 +35,14 @@ TEST(AscendcStatsTest, ParsesTheLauncherLine) {
   EXPECT_EQ(stats->total.gm_to_ub_bytes, 8388608u);
   EXPECT_EQ(stats->total.vector_complex_repeats, 65536u);
   EXPECT_EQ(stats->max_block.vector_repeats, 4098u);
+  // A line from before the cube's high-water marks has none: 0.
+  EXPECT_EQ(stats->cube_high_water_bytes[0], 0u);
   // Round trip through ToJson keeps every field.
+  stats->cube_high_water_bytes[2] = 8192;
   auto again = ParseStats(std::string(kStatsPrefix) + stats->ToJson().dump() + "\n");
   ASSERT_TRUE(again.ok()) << again.status().message();
   EXPECT_EQ(again->ToJson(), stats->ToJson());
+  EXPECT_EQ(again->cube_high_water_bytes[2], 8192u);  // L0B
 }
 
 TEST(AscendcStatsTest, FindsALineAfterPartialKernelOutput) {

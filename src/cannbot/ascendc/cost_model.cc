@@ -100,6 +100,12 @@ CostEstimate Estimate(const LaunchStats& stats, const DeviceProfile& profile) {
   }
   e.ub_high_water_bytes = stats.ub_high_water_bytes;
   e.ub_capacity_bytes = stats.ub_capacity_bytes;
+  const long long capacities[4] = {profile.l1_bytes, profile.l0a_bytes, profile.l0b_bytes,
+                                   profile.l0c_bytes};
+  for (size_t m = 0; m < 4; ++m) {
+    e.cube_high_water_bytes[m] = stats.cube_high_water_bytes[m];
+    e.cube_capacity_bytes[m] = static_cast<uint64_t>(capacities[m]);
+  }
 
   const double total_bytes =
       static_cast<double>(stats.total.gm_to_ub_bytes + stats.total.ub_to_gm_bytes);
@@ -140,6 +146,8 @@ nlohmann::json CostEstimate::ToJson() const {
                                   {"cube", cube_busy}, {"scalar", scalar_busy}}},
                         {"ub_high_water_bytes", ub_high_water_bytes},
                         {"ub_capacity_bytes", ub_capacity_bytes},
+                        {"cube_high_water_bytes", cube_high_water_bytes},
+                        {"cube_capacity_bytes", cube_capacity_bytes},
                         {"bound", bound}};
 }
 
@@ -161,7 +169,21 @@ std::string CostEstimate::Describe() const {
                 imbalance, copy_busy * 100, vector_busy * 100, cube_busy_text, scalar_busy * 100,
                 static_cast<unsigned long long>(ub_high_water_bytes / 1024),
                 static_cast<unsigned long long>(ub_capacity_bytes / 1024));
-  return text;
+  std::string out = text;
+  if (cube_high_water_bytes[0] + cube_high_water_bytes[1] + cube_high_water_bytes[2] +
+          cube_high_water_bytes[3] > 0) {
+    char cube_memories[320];
+    const auto kb = [](uint64_t bytes) { return static_cast<unsigned long long>(bytes / 1024); };
+    std::snprintf(cube_memories, sizeof(cube_memories),
+                  "; L1 high water %llu of %llu KB, L0A %llu of %llu, L0B %llu of %llu, L0C "
+                  "%llu of %llu",
+                  kb(cube_high_water_bytes[0]), kb(cube_capacity_bytes[0]),
+                  kb(cube_high_water_bytes[1]), kb(cube_capacity_bytes[1]),
+                  kb(cube_high_water_bytes[2]), kb(cube_capacity_bytes[2]),
+                  kb(cube_high_water_bytes[3]), kb(cube_capacity_bytes[3]));
+    out.insert(out.size() - 1, cube_memories);  // inside the closing parenthesis
+  }
+  return out;
 }
 
 ErrorBand SpeedupRange(double speedup) {

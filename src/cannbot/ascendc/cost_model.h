@@ -59,11 +59,15 @@ struct CostEstimate {
   double scalar_busy = 0;
   uint64_t ub_high_water_bytes = 0;
   uint64_t ub_capacity_bytes = 0;
+  // A matrix launch's L1, L0A, L0B and L0C use and capacity (all 0 for a vector launch).
+  uint64_t cube_high_water_bytes[4] = {};
+  uint64_t cube_capacity_bytes[4] = {};
 
   nlohmann::json ToJson() const;
   // "12.3 us estimated (48 cores x 1 wave; block 9.1 us: copy 8.7, vector 2.0, scalar 0.0,
   //  overlap saved 1.6; copy-bound; slowest block 1.02x the mean; pipes busy: MTE 96%,
-  //  vector 22%, scalar 0%; UB high water 96 of 192 KB)"
+  //  vector 22%, scalar 0%; UB high water 96 of 192 KB)"; a matrix launch adds
+  //  "; L1 high water 96 of 512 KB, L0A 16 of 64, L0B 16 of 64, L0C 32 of 128"
   std::string Describe() const;
 };
 

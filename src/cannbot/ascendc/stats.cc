@@ -6,6 +6,10 @@ namespace cannbot::ascendc {
 
 namespace {
 
+// The stats line's names for LaunchStats::cube_high_water_bytes, in its order.
+constexpr const char* kCubeHighWaterFields[4] = {"l1_high_water_bytes", "l0a_high_water_bytes",
+                                                 "l0b_high_water_bytes", "l0c_high_water_bytes"};
+
 using Json = nlohmann::json;
 
 // The counter fields by JSON key; one table for parsing and printing.
@@ -108,6 +112,11 @@ Result<LaunchStats> ParseLine(const std::string& json_text) {
     if (!bf16->is_boolean()) return Status::Aborted("ascendc stats: 'bfloat16' is not a boolean");
     s.bfloat16 = bf16->get<bool>() && s.dtype_bits == 16;
   }
+  for (size_t m = 0; m < 4; ++m) {  // optional: lines from before the cube's marks have none
+    if (j.contains(kCubeHighWaterFields[m])) {
+      CANNBOT_ASSIGN_OR_RETURN(s.cube_high_water_bytes[m], Unsigned(j, kCubeHighWaterFields[m]));
+    }
+  }
   CANNBOT_ASSIGN_OR_RETURN(s.total, ParseCounters(j, "total"));
   CANNBOT_ASSIGN_OR_RETURN(s.max_block, ParseCounters(j, "max_block"));
   return s;
@@ -137,6 +146,10 @@ Json LaunchStats::ToJson() const {
               {"output_bytes", output_bytes},
               {"ub_capacity_bytes", ub_capacity_bytes},
               {"ub_high_water_bytes", ub_high_water_bytes},
+              {kCubeHighWaterFields[0], cube_high_water_bytes[0]},
+              {kCubeHighWaterFields[1], cube_high_water_bytes[1]},
+              {kCubeHighWaterFields[2], cube_high_water_bytes[2]},
+              {kCubeHighWaterFields[3], cube_high_water_bytes[3]},
               {"buffer_num", buffer_num},
               {"max_queue_occupancy", max_queue_occupancy},
               {"tiles", tiles},

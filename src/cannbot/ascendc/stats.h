@@ -60,6 +60,9 @@ struct LaunchStats {
   uint64_t output_bytes = 0;
   uint64_t ub_capacity_bytes = 0;
   uint64_t ub_high_water_bytes = 0;  // the most UB any block allocated
+  // The same for the cube's memories, L1, L0A, L0B, L0C (optional fields: 0 in older lines
+  // and in launches that never touch them).
+  uint64_t cube_high_water_bytes[4] = {};
   int buffer_num = 1;                // fewest buffers among queues that carried copies
   int max_queue_occupancy = 0;       // most tensors waiting in one queue at once
   uint64_t tiles = 0;                // most EnQue calls on one such queue in one block
