@@ -210,5 +210,39 @@ TEST_F(PackageDtypesTest, TensorsOfDifferentDtypesInOneCombinationAreEachLaunche
   }
 }
 
+// A spec that declares an int8 input (the built-in dequantize_int8: y = float(x) * scale, one
+// rounding) judges a package whose OpDef has it: the int8 values reach the kernel and the
+// reference unchanged. A kernel that multiplies in half (two roundings) fails the standard.
+TEST_F(PackageDtypesTest, ASpecWithAnInt8InputJudgesThePackageInItsOwnDtype) {
+  auto run = [&](testing::TextEdits edits) -> Result<PackageReport> {
+    CANNBOT_ASSIGN_OR_RETURN(
+        ascendc::Package package,
+        ascendc::PackageFromFiles("dequantize",
+                                  testing::EditedExamplePackage("dequantize_int8", edits)));
+    PackageRequest request;
+    request.op = "dequantize_int8";
+    request.candidate = std::move(package);
+    request.seed = 11;
+    return ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
+  };
+  auto report = run({});
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "x=int8 y=float32");
+  EXPECT_TRUE(report->ok()) << report->RenderText();
+
+  auto in_half = run({{"    Cast(y, h, RoundMode::CAST_NONE, n);\n"
+                       "    Muls(y, y, scale_, static_cast<int32_t>(n));",
+                       "    Muls(h, h, static_cast<half>(scale_), static_cast<int32_t>(n));\n"
+                       "    Cast(y, h, RoundMode::CAST_NONE, n);"}});
+  ASSERT_TRUE(in_half.ok()) << in_half.status().ToString();
+  EXPECT_FALSE(in_half->ok());
+  ASSERT_EQ(in_half->runs.size(), 1u);
+  ASSERT_TRUE(in_half->runs[0].check.has_value());
+  EXPECT_NE(in_half->runs[0].check->reason.find("CANN precision standard for fp32"),
+            std::string::npos)
+      << in_half->runs[0].check->reason;
+}
+
 }  // namespace
 }  // namespace cannbot::engine

@@ -54,8 +54,8 @@ std::vector<std::string> Dtypes(const ascendc::DtypeCombo& combo) {
 }
 
 // Why `combo` is not run for `op`, "" when it is: a dtype the launch cannot hold, or a tensor
-// the op's spec declares half or bfloat16 (a typed spec says what the op is; an fp32 spec
-// stands for every dtype the package has) launched as something else.
+// the op's spec declares half, bfloat16, int8 or uint8 (a typed spec says what the op is; an
+// fp32 spec stands for every dtype the package has) launched as something else.
 std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo, const ops::OpSpec& op) {
   const std::string dtype = ascendc::FirstUnlaunchable(Dtypes(combo));
   if (!dtype.empty()) {
@@ -66,6 +66,8 @@ std::string WhyNotLaunchable(const ascendc::DtypeCombo& combo, const ops::OpSpec
     const ops::DType declared = tensors[t]->dtype;
     const char* want = declared == ops::DType::kF16    ? "float16"
                        : declared == ops::DType::kBF16 ? "bfloat16"
+                       : declared == ops::DType::kI8   ? "int8"
+                       : declared == ops::DType::kU8   ? "uint8"
                                                        : nullptr;
     if (want != nullptr && combo.dtypes[t].second != want) {
       return "op " + op.name + "'s spec declares " + tensors[t]->name + " as " +
@@ -274,7 +276,7 @@ Result<PackageReport> ValidateSample(validator::Validator& validator,
                                      const ops::Registry& registry, const SampleRequest& request) {
   const ops::OpSpec* op = registry.Find(request.op);
   if (op == nullptr) return Status::NotFound("unknown op '" + request.op + "'");
-  CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(*op, "samples", false));
+  CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(*op, "samples", false, true));
   CANNBOT_ASSIGN_OR_RETURN(Discovered candidate, Discover(validator, request.candidate, *op));
   std::optional<Discovered> baseline;
   if (request.baseline) {

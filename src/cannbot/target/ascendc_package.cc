@@ -31,7 +31,7 @@ std::string_view AscendcPackageTarget::summary() const {
 }
 
 Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
-  CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(op, "operator packages", false));
+  CANNBOT_RETURN_IF_ERROR(validator::CheckEmulatedOp(op, "operator packages", false, true));
   CANNBOT_ASSIGN_OR_RETURN(validator::AscendcTarget built,
                            sample_shape_
                                ? validator::MakeAscendcSampleTarget(op, *sample_shape_, dtypes_)

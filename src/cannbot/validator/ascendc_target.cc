@@ -7,6 +7,7 @@
 #include "cannbot/ascendc/contract.h"
 #include "cannbot/ascendc/cost_model.h"
 #include "cannbot/ascendc/precision.h"
+#include "cannbot/ops/dtype_values.h"
 #include "cannbot/ascendc/estimated_profile.h"
 #include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/ascendc/stats.h"
@@ -75,22 +76,32 @@ void AddElementCounts(const ops::OpSpec& op, ops::Shape* shape) {
   }
 }
 
-// A spec's tensor the wrappers widen to fp32 for the launch (LaunchBuffers).
+// A spec's tensor the wrappers widen to fp32 for the launch (LaunchBuffers): every value of
+// these converts to float exactly (int32 and int64 do not).
 bool WidenedForLaunch(ops::DType dtype) {
-  return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16;
+  return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16 ||
+         dtype == ops::DType::kI8 || dtype == ops::DType::kU8;
+}
+
+bool IsEightBitInteger(ops::DType dtype) {
+  return dtype == ops::DType::kI8 || dtype == ops::DType::kU8;
 }
 
 }  // namespace
 
-Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool differential) {
+Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool differential,
+                       bool typed_launch) {
   for (const ops::Param& p : op.params) {
-    if (p.IsTensor() && p.dtype != ops::DType::kF32 && !WidenedForLaunch(p.dtype)) {
-      return Status::InvalidArgument(
-          who + ": cannbot's Ascend C emulation validates ops whose tensors are floating point "
-          "in their spec (float, half or bfloat16; the launch converts them to the dtype it "
-          "runs, integers included); op '" + op.name + "' declares " + p.name + " as " +
-          ops::DTypeName(p.dtype) + " (" + op.origin + ")");
-    }
+    if (!p.IsTensor() || p.dtype == ops::DType::kF32) continue;
+    if (WidenedForLaunch(p.dtype) && (typed_launch || !IsEightBitInteger(p.dtype))) continue;
+    return Status::InvalidArgument(
+        who + ": cannbot's Ascend C emulation validates ops whose tensors are floating point "
+        "in their spec (float, half or bfloat16; the launch converts them to the dtype it "
+        "runs, integers included)" +
+        (typed_launch ? std::string(" or 8-bit integers (int8_t, uint8_t)")
+                      : std::string("; packages and samples take 8-bit integers too")) +
+        "; op '" + op.name + "' declares " + p.name + " as " + ops::DTypeName(p.dtype) + " (" +
+        op.origin + ")");
   }
   if (op.reference_kind == ops::ReferenceKind::kBaseline && !differential) {
     return Status::InvalidArgument(who + ": op '" + op.name + "' needs a reference: built in, "
@@ -196,20 +207,27 @@ namespace {
 std::vector<float> OnLaunchedInputs(const ops::OpSpec& op, const ops::Shape& shape,
                                     const std::vector<ops::Tensor>& inputs, size_t output_index,
                                     const std::function<float(size_t, float)>& convert) {
-  std::vector<std::vector<float>> converted;
+  // As the reference oracle calls a built-in reference: floating tensors as fp32, integer
+  // tensors (an int8 spec input) in their own dtype.
+  const auto as_called = [](ops::DType dtype) {
+    return ops::DTypeIsSixteenBitFloat(dtype) ? ops::DType::kF32 : dtype;
+  };
+  std::vector<ops::Tensor> converted;
   ops::TensorArgs args;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    converted.push_back(inputs[i].ToFloats());
-    for (float& v : converted.back()) v = convert(i, v);
+    std::vector<float> values = inputs[i].ToFloats();
+    ops::Tensor in(as_called(inputs[i].dtype()), static_cast<int64_t>(values.size()));
+    for (size_t e = 0; e < values.size(); ++e) in.Set(static_cast<int64_t>(e), convert(i, values[e]));
+    converted.push_back(std::move(in));
   }
-  for (auto& in : converted) args.inputs.push_back(in.data());
-  std::vector<std::vector<float>> outs;
+  for (const ops::Tensor& in : converted) args.inputs.push_back(static_cast<const float*>(in.data()));
+  std::vector<ops::Tensor> outs;
   for (const ops::Param* p : op.ParamsOfKind(ops::ParamKind::kOutput)) {
-    outs.emplace_back(static_cast<size_t>(p->elements(shape)));
+    outs.emplace_back(as_called(p->dtype), p->elements(shape));
   }
-  for (auto& o : outs) args.outputs.push_back(o.data());
+  for (ops::Tensor& o : outs) args.outputs.push_back(static_cast<float*>(o.data()));
   op.reference(args, shape);
-  return std::move(outs[output_index]);
+  return outs[output_index].ToFloats();
 }
 
 }  // namespace

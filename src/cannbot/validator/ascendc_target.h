@@ -38,14 +38,17 @@ Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op);
 // Whether `who` ("the ascendc target", "operator packages") can validate `op` on the
 // emulation: every tensor floating point in the spec (fp32, half or bfloat16: the launch takes
 // fp32 buffers, LaunchBuffers widens the others exactly, and converts to the dtype it runs),
-// and a reference it can call (built in or a reference source; the baseline, in differential
-// mode, only where `differential`). InvalidArgument saying which and why otherwise.
-Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool differential);
+// or, where `typed_launch` (packages and samples launch each tensor in its own dtype), int8 or
+// uint8 (widened exactly too); and a reference it can call (built in or a reference source;
+// the baseline, in differential mode, only where `differential`). InvalidArgument saying which
+// and why otherwise.
+Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool differential,
+                       bool typed_launch = false);
 
 // How a generated wrapper hands the op's tensors to cannbot_ascendc::Launch, which takes fp32
-// buffers: an fp32 tensor as it is; a half or bfloat16 one (as its spec declares it) widened
-// into a local fp32 buffer before the launch (exact) and, for an output, narrowed back after
-// it (nearest even; an element the launch left unchanged keeps its own bits).
+// buffers: an fp32 tensor as it is; a half, bfloat16, int8 or uint8 one (as its spec declares
+// it) widened into a local fp32 buffer before the launch (exact) and, for an output, narrowed
+// back after it (nearest even; an element the launch left unchanged keeps its own bits).
 struct LaunchBuffers {
   std::string preamble;  // global-scope lines before the entry (the spec's bfloat16 name)
   std::string before;    // statements before the launch
