@@ -178,7 +178,8 @@ std::vector<Entry> EmulatedSocEntries(const PackageFiles& files, std::vector<Ent
   std::set<std::string> named;
   for (const auto& [name, text] : files) {
     if (name.rfind("op_host/", 0) != 0) continue;
-    for (std::sregex_iterator it(text.begin(), text.end(), kOpFile), end; it != end; ++it) {
+    const std::string code = WithoutComments(text);
+    for (std::sregex_iterator it(code.begin(), code.end(), kOpFile), end; it != end; ++it) {
       named.insert("op_kernel/" + (*it)[1].str() + ".cpp");
     }
   }
@@ -189,41 +190,46 @@ std::vector<Entry> EmulatedSocEntries(const PackageFiles& files, std::vector<Ent
   return kept.empty() ? entries : kept;
 }
 
-// The host translation units, the tiling headers and the registered tiling struct.
-void FindHostParts(const PackageFiles& files, Package* p) {
-  static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
+// Appends `item` to `list` unless it is there already.
+void AddOnce(std::vector<std::string>* list, const std::string& item) {
+  if (std::find(list->begin(), list->end(), item) == list->end()) list->push_back(item);
+}
+
+// The registrations outside the OpDef a host file makes (IMPL_OP_OPTILING ...), and the tiling
+// structs it registers (REGISTER_TILING_DATA_CLASS), the first being the default.
+void NoteRegistrations(const std::string& code, Package* p) {
   static const std::regex kImpl(R"(\bIMPL_OP(_OPTILING|_INFERSHAPE)?\s*\()");
+  static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
+  for (std::sregex_iterator it(code.begin(), code.end(), kImpl), end; it != end; ++it) {
+    AddOnce(&p->impl_registrations, (*it)[1].length() > 0 ? (*it)[1].str().substr(1) : "OP");
+  }
+  const bool in_optiling = code.find("namespace optiling") != std::string::npos;
+  for (std::sregex_iterator it(code.begin(), code.end(), kRegister), end; it != end; ++it) {
+    const std::string type = (in_optiling ? "optiling::" : "") + (*it)[2].str();
+    if (p->tiling_type.empty()) p->tiling_type = type;
+    AddOnce(&p->tiling_structs, type);
+  }
+}
+
+// The host translation units, the tiling headers and registrations, and the op_kernel header
+// that declares a template entry's parameters.
+void FindHostParts(const PackageFiles& files, Package* p) {
   for (const auto& [name, text] : files) {
-    if (name.rfind("op_kernel/", 0) == 0 && p->template_header.empty() &&
-        !(EndsWith(name, ".cpp") || EndsWith(name, ".cc")) &&
-        WithoutComments(text).find("ASCENDC_TPL_ARGS_DECL") != std::string::npos) {
+    const std::string code = WithoutComments(text);
+    const bool unit = EndsWith(name, ".cpp") || EndsWith(name, ".cc");
+    if (name.rfind("op_kernel/", 0) == 0 && !unit && p->template_header.empty() &&
+        code.find("ASCENDC_TPL_ARGS_DECL") != std::string::npos) {
       p->template_header = name;
     }
     if (name.rfind("op_host/", 0) != 0 || IsAclnnInterface(name) || InOtherArchFolder(name)) {
       continue;
     }
-    const std::string code = WithoutComments(text);
-    if (EndsWith(name, ".cpp") || EndsWith(name, ".cc")) p->host_units.push_back(name);
-    for (std::sregex_iterator it(code.begin(), code.end(), kImpl), end; it != end; ++it) {
-      const std::string kind = (*it)[1].length() > 0 ? (*it)[1].str().substr(1) : "OP";
-      if (std::find(p->impl_registrations.begin(), p->impl_registrations.end(), kind) ==
-          p->impl_registrations.end()) {
-        p->impl_registrations.push_back(kind);
-      }
-    }
+    if (unit) p->host_units.push_back(name);
     const bool header = EndsWith(name, ".h") || EndsWith(name, ".hpp");
     if (header && code.find("BEGIN_TILING_DATA_DEF") != std::string::npos) {
       p->tiling_headers.push_back(name);
     }
-    const bool in_optiling = code.find("namespace optiling") != std::string::npos;
-    for (std::sregex_iterator it(code.begin(), code.end(), kRegister), end; it != end; ++it) {
-      const std::string type = (in_optiling ? "optiling::" : "") + (*it)[2].str();
-      if (p->tiling_type.empty()) p->tiling_type = type;
-      if (std::find(p->tiling_structs.begin(), p->tiling_structs.end(), type) ==
-          p->tiling_structs.end()) {
-        p->tiling_structs.push_back(type);
-      }
-    }
+    NoteRegistrations(code, p);
   }
 }
 
