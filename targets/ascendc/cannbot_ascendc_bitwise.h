@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cannbot_ascendc_queue.h"
 #include "cannbot_ascendc_reduce.h"
 #include "cannbot_ascendc_repeat.h"
 
