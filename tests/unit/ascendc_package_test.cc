@@ -48,7 +48,7 @@ TEST_F(PackageTest, FindsTheEntryItsArityTheHostCodeAndTheTilingStruct) {
   EXPECT_EQ(p->kernel_file, "op_kernel/my_op.cpp");
   EXPECT_EQ(p->host_units, std::vector<std::string>{"op_host/my_op.cpp"});
   EXPECT_EQ(p->tiling_headers, std::vector<std::string>{"op_host/op_tiling.h"});
-  EXPECT_EQ(p->tiling_type, "optiling::MyTiling");
+  EXPECT_EQ(p->TilingType(), "optiling::MyTiling");
   EXPECT_EQ(p->files.size(), 3u);
 }
 
@@ -61,7 +61,7 @@ TEST_F(PackageTest, EveryRegisteredTilingStructIsVisibleToTheKernel) {
         "REGISTER_TILING_DATA_CLASS(MyOp_5, BroadcastTiling)\n}\n");
   auto p = LoadPackage(dir_->path());
   ASSERT_TRUE(p.ok()) << p.status().ToString();
-  EXPECT_EQ(p->tiling_type, "optiling::MyTiling");
+  EXPECT_EQ(p->TilingType(), "optiling::MyTiling");
   EXPECT_EQ(p->tiling_structs, (std::vector<std::string>{"optiling::MyTiling",
                                                          "optiling::BroadcastTiling"}));
   OpDefinition def;

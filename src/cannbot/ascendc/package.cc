@@ -206,7 +206,6 @@ void NoteRegistrations(const std::string& code, Package* p) {
   const bool in_optiling = code.find("namespace optiling") != std::string::npos;
   for (std::sregex_iterator it(code.begin(), code.end(), kRegister), end; it != end; ++it) {
     const std::string type = (in_optiling ? "optiling::" : "") + (*it)[2].str();
-    if (p->tiling_type.empty()) p->tiling_type = type;
     AddOnce(&p->tiling_structs, type);
   }
 }

@@ -44,10 +44,11 @@ struct Package {
   // (IMPL_OP_OPTILING, IMPL_OP_INFERSHAPE, IMPL_OP).
   std::vector<std::string> impl_registrations;
   std::vector<std::string> tiling_headers;  // op_host headers with BEGIN_TILING_DATA_DEF
-  std::string tiling_type;    // "optiling::TilingData" (REGISTER_TILING_DATA_CLASS); "" none
-  // Every registered struct (one per tiling key where a package registers several, for
-  // GET_TILING_DATA_WITH_STRUCT), the default first.
+  // Every REGISTER_TILING_DATA_CLASS struct ("optiling::TilingData"; one per tiling key where
+  // a package registers several, for GET_TILING_DATA_WITH_STRUCT), the default first.
   std::vector<std::string> tiling_structs;
+  // The default struct, GET_TILING_DATA's; "" when none is registered.
+  std::string TilingType() const { return tiling_structs.empty() ? "" : tiling_structs.front(); }
 
   std::string Describe() const;  // "package DIR (kernel add_custom in op_kernel/add_custom.cpp)"
 };

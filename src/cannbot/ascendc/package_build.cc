@@ -164,10 +164,10 @@ PackageBuild MakePackageBuild(const Package& package, const OpDefinition& def,
   for (const std::string& header : package.tiling_headers) {
     kernel += "#include \"" + header + "\"\n";
   }
-  if (package.tiling_type.empty()) {
+  if (package.TilingType().empty()) {
     kernel += "#define CANNBOT_TILING_TYPE CANNBOT_REGISTERED_TILING\n";  // REGISTER_TILING_DEFAULT
   } else {
-    kernel += "#define CANNBOT_TILING_TYPE " + package.tiling_type + "\n";
+    kernel += "#define CANNBOT_TILING_TYPE " + package.TilingType() + "\n";
     // CANN generates the kernel's copies of the structs at global scope, so kernels name them
     // without optiling::.
     for (const std::string& type : package.tiling_structs) {
