@@ -11,6 +11,7 @@
 //    vector/scalar writes before a UB->GM copy reads it (`missing-sync`): EnQue/DeQue,
 //    SetFlag/WaitFlag or PipeBarrier<PIPE_ALL> are those waits.
 // Every copy is counted (bytes per direction and instructions) for the cost model.
+// SetAtomicAdd/Max/Min/Type/None set how copies out combine with global memory (StoreToGm).
 //
 // Thread-safety: none (see cannbot_ascendc_runtime.h).
 #ifndef CANNBOT_ASCENDC_COPY_H
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "cannbot_ascendc_tensor.h"
 
@@ -157,6 +159,63 @@ inline void GmToUb(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const 
   k.gm_to_ub_copies += 1;
 }
 
+// SetAtomicAdd/Max/Min<T>: every later copy out to global memory (DataCopy, DataCopyPad,
+// Fixpipe) combines each element with the one already there, in T, until SetAtomicNone;
+// SetAtomicType<T> changes the type and keeps the operation. The device does this in the
+// memory system, which is what lets many blocks accumulate into one tensor. A copy of another
+// element type while the mode is set is `bad-argument` (the device would combine the bits as
+// the mode's type).
+template <typename T>
+inline T CombineAtomic(cannbot_ascendc::AtomicOp op, T old_value, T value) {
+  using Op = cannbot_ascendc::AtomicOp;
+  if constexpr (std::is_integral<T>::value) {
+    using U = typename std::make_unsigned<T>::type;  // wraps, never undefined
+    if (op == Op::kAdd) return static_cast<T>(static_cast<U>(old_value) + static_cast<U>(value));
+  } else {
+    if (op == Op::kAdd) return static_cast<T>(static_cast<float>(old_value) +
+                                              static_cast<float>(value));
+  }
+  const bool take = op == Op::kMax ? static_cast<float>(value) > static_cast<float>(old_value)
+                                   : static_cast<float>(value) < static_cast<float>(old_value);
+  return take ? value : old_value;
+}
+
+template <typename T>
+inline void StoreToGm(uint8_t* to, const uint8_t* from, uint64_t bytes, const char* api) {
+  const cannbot_ascendc::AtomicMode& atomic = cannbot_ascendc::R().atomic();
+  if (atomic.op == cannbot_ascendc::AtomicOp::kNone) {
+    std::memcpy(to, from, bytes);
+    return;
+  }
+  if (std::strcmp(atomic.type, cannbot_ascendc::DtypeName<T>()) != 0) {
+    cannbot_ascendc::Violation("bad-argument",
+                               "%s copies %s elements to global memory while the atomic mode "
+                               "is set for %s (SetAtomicAdd/Max/Min<T>); the device would "
+                               "combine them as %s",
+                               api, cannbot_ascendc::DtypeName<T>(), atomic.type, atomic.type);
+  }
+  for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
+    T old_value, value;
+    std::memcpy(&old_value, to + i, sizeof(T));
+    std::memcpy(&value, from + i, sizeof(T));
+    const T combined = CombineAtomic(atomic.op, old_value, value);
+    std::memcpy(to + i, &combined, sizeof(T));
+  }
+}
+
+template <typename T>
+inline void SetAtomic(cannbot_ascendc::AtomicOp op, const char* api) {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, _Float16>::value ||
+                    std::is_same<T, bfloat16_t>::value || std::is_same<T, int32_t>::value ||
+                    std::is_same<T, int16_t>::value || std::is_same<T, int8_t>::value,
+                "SetAtomicAdd/Max/Min/Type take float, half, bfloat16_t, int32_t, int16_t or "
+                "int8_t");
+  cannbot_ascendc::R().RequireBlock(api);
+  cannbot_ascendc::AtomicMode& mode = cannbot_ascendc::R().atomic();
+  mode.op = op;
+  mode.type = cannbot_ascendc::DtypeName<T>();
+}
+
 template <typename T>
 inline void UbToGm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const CopyShape& c,
                    const char* api) {
@@ -179,7 +238,7 @@ inline void UbToGm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const 
                       cannbot_ascendc::DtypeName<T>());
   const uint8_t* from = reinterpret_cast<const uint8_t*>(src.cb_data_);
   for (uint32_t b = 0; b < c.count; ++b) {
-    std::memcpy(to + b * c.gm_pitch, from + b * c.ub_pitch, c.block_bytes);
+    StoreToGm<T>(to + b * c.gm_pitch, from + b * c.ub_pitch, c.block_bytes, api);
   }
   MarkQueueCopy(s);
   cannbot_ascendc::Counters& k = R().counters();
@@ -292,6 +351,28 @@ inline CopyShape PadShapeOut(const DataCopyExtParams& p, const char* api) {
 }
 
 }  // namespace cannbot_detail
+
+template <typename T>
+inline void SetAtomicAdd() {
+  cannbot_detail::SetAtomic<T>(cannbot_ascendc::AtomicOp::kAdd, "SetAtomicAdd");
+}
+template <typename T>
+inline void SetAtomicMax() {
+  cannbot_detail::SetAtomic<T>(cannbot_ascendc::AtomicOp::kMax, "SetAtomicMax");
+}
+template <typename T>
+inline void SetAtomicMin() {
+  cannbot_detail::SetAtomic<T>(cannbot_ascendc::AtomicOp::kMin, "SetAtomicMin");
+}
+// The type of the mode already set (SetAtomicType before any SetAtomicAdd/Max/Min: no mode).
+template <typename T>
+inline void SetAtomicType() {
+  cannbot_detail::SetAtomic<T>(cannbot_ascendc::R().atomic().op, "SetAtomicType");
+}
+inline void SetAtomicNone() {
+  cannbot_ascendc::R().RequireBlock("SetAtomicNone");
+  cannbot_ascendc::R().atomic() = cannbot_ascendc::AtomicMode();
+}
 
 // ---- DataCopy, count form: `count` elements, contiguous ----
 template <typename T>

@@ -448,7 +448,8 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
                        j % kFractalRows]);
       if (p.reluEn && v < 0) v = 0;
       const T out = static_cast<T>(v);
-      std::memcpy(to + (static_cast<uint64_t>(i) * p.dstStride + j) * sizeof(T), &out, sizeof(T));
+      cannbot_detail::StoreToGm<T>(to + (static_cast<uint64_t>(i) * p.dstStride + j) * sizeof(T),
+                                   reinterpret_cast<const uint8_t*>(&out), sizeof(T), api);
     }
   }
   cannbot_ascendc::Counters& k = R().counters();

@@ -13,7 +13,8 @@
 //
 // Ownership: the Runtime owns the UB storage; GM storage belongs to the launcher, which
 // registers and unregisters it. Thread-safety: none. Blocks run one after another on the
-// calling thread, which keeps the emulation deterministic.
+// calling thread, which keeps the emulation deterministic; a block that waits at SyncAll is
+// set aside until the others reach it (cannbot_ascendc_blocks.h).
 #ifndef CANNBOT_ASCENDC_RUNTIME_H
 #define CANNBOT_ASCENDC_RUNTIME_H
 
@@ -24,8 +25,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cannbot_ascendc_counters.h"
 #include "cannbot_tiling.h"
 
 namespace cannbot_ascendc {
@@ -81,57 +84,6 @@ inline void Violation(const char* rule, const char* format, ...) {
   std::fflush(stdout);
   std::abort();
 }
-
-// What the cost model needs from one block (or, summed, from a launch). Bytes are the bytes
-// that actually crossed the link; repeats are 256-byte vector repeats.
-struct Counters {
-  uint64_t gm_to_ub_bytes = 0;
-  uint64_t ub_to_gm_bytes = 0;
-  uint64_t ub_to_ub_bytes = 0;
-  uint64_t gm_to_ub_copies = 0;
-  uint64_t ub_to_gm_copies = 0;
-  uint64_t vector_instructions = 0;
-  uint64_t vector_repeats = 0;
-  uint64_t vector_bytes = 0;
-  uint64_t vector_complex_repeats = 0;  // repeats of Exp, Ln, Sqrt, Div, Reciprocal
-  uint64_t scalar_ops = 0;              // LocalTensor element reads and writes
-  uint64_t cube_fractals = 0;   // Mmad: 16 x 16 x (32 bytes of K) multiply-add blocks
-  uint64_t cube_move_bytes = 0;  // on chip: LoadData (L1 -> L0A/L0B), L0C -> CO2 copies
-  uint64_t gm_raw_pointers = 0;  // GlobalTensor::GetPhyAddr: GM the counters cannot follow
-
-  void Add(const Counters& o) {
-    gm_to_ub_bytes += o.gm_to_ub_bytes;
-    ub_to_gm_bytes += o.ub_to_gm_bytes;
-    ub_to_ub_bytes += o.ub_to_ub_bytes;
-    gm_to_ub_copies += o.gm_to_ub_copies;
-    ub_to_gm_copies += o.ub_to_gm_copies;
-    vector_instructions += o.vector_instructions;
-    vector_repeats += o.vector_repeats;
-    vector_bytes += o.vector_bytes;
-    vector_complex_repeats += o.vector_complex_repeats;
-    scalar_ops += o.scalar_ops;
-    cube_fractals += o.cube_fractals;
-    cube_move_bytes += o.cube_move_bytes;
-    gm_raw_pointers += o.gm_raw_pointers;
-  }
-  // Per-counter maximum: the slowest block bounds each wave.
-  void Max(const Counters& o) {
-    auto m = [](uint64_t& a, uint64_t b) { a = a > b ? a : b; };
-    m(gm_to_ub_bytes, o.gm_to_ub_bytes);
-    m(ub_to_gm_bytes, o.ub_to_gm_bytes);
-    m(ub_to_ub_bytes, o.ub_to_ub_bytes);
-    m(gm_to_ub_copies, o.gm_to_ub_copies);
-    m(ub_to_gm_copies, o.ub_to_gm_copies);
-    m(vector_instructions, o.vector_instructions);
-    m(vector_repeats, o.vector_repeats);
-    m(vector_bytes, o.vector_bytes);
-    m(vector_complex_repeats, o.vector_complex_repeats);
-    m(scalar_ops, o.scalar_ops);
-    m(cube_fractals, o.cube_fractals);
-    m(cube_move_bytes, o.cube_move_bytes);
-    m(gm_raw_pointers, o.gm_raw_pointers);
-  }
-};
 
 // One buffer in a core memory: a queue buffer (one of InitBuffer's `num`) or a TBuf.
 struct Slot {
@@ -210,6 +162,16 @@ struct Event {
   std::vector<int> covered;  // slots whose pending mark the matching WaitFlag clears
 };
 
+// SetAtomicAdd/Max/Min: how a copy out to global memory (DataCopy, DataCopyPad, Fixpipe)
+// combines with what is there; kNone overwrites. `type` names the element type it was set for.
+enum class AtomicOp : uint8_t { kNone, kAdd, kMax, kMin };
+struct AtomicMode {
+  AtomicOp op = AtomicOp::kNone;
+  const char* type = "";
+};
+
+class BlockScheduler;  // cannbot_ascendc_blocks.h
+
 class Runtime {
  public:
   static Runtime& Get() {
@@ -229,6 +191,9 @@ class Runtime {
     regions_.clear();
   }
   void AddRegion(const GmRegion& region) { regions_.push_back(region); }
+  // Whether the tiling asked for a workspace (the hard SyncAll needs one).
+  void set_has_workspace(bool has) { has_workspace_ = has; }
+  bool has_workspace() const { return has_workspace_; }
   // The tiling key the host tiling chose (TILING_KEY_IS); 0 when it set none.
   void set_tiling_key(uint64_t key) { tiling_key_ = key; }
   uint64_t tiling_key() const { return tiling_key_; }
@@ -243,7 +208,7 @@ class Runtime {
   void BeginBlock(uint32_t index) {
     in_block_ = true;
     block_idx_ = index;
-    ++block_serial_;
+    block_serial_ = ++next_serial_;
     for (uint64_t& used : used_) used = 0;
     touched_ = 1u << kMemUb;
     ub_high_water_ = 0;
@@ -253,6 +218,7 @@ class Runtime {
     events_.clear();
     counters_ = Counters();
     vector_mask_ = VectorMask();
+    atomic_ = AtomicMode();
     pipe_all_barriers_ = 0;
     asked_keys_.clear();
     key_matched_ = false;
@@ -280,6 +246,22 @@ class Runtime {
     in_block_ = false;
   }
 
+  // A block waiting at SyncAll is set aside whole (its buffers, queues, events and counters)
+  // while the other blocks run, and put back when it resumes; the launch's own state (its GM
+  // regions, serial numbers and scheduler) stays as it is.
+  Runtime* SaveBlock() const { return new Runtime(*this); }
+  void RestoreBlock(const Runtime& saved) {
+    std::vector<GmRegion> regions = std::move(regions_);
+    const uint64_t next_serial = next_serial_;
+    BlockScheduler* scheduler = scheduler_;
+    *this = saved;
+    regions_ = std::move(regions);
+    next_serial_ = next_serial;
+    scheduler_ = scheduler;
+  }
+  void set_scheduler(BlockScheduler* scheduler) { scheduler_ = scheduler; }
+  BlockScheduler* scheduler() const { return scheduler_; }
+
   // ---- state the API headers use ----
   bool in_block() const { return in_block_; }
   uint32_t block_idx() const { return block_idx_; }
@@ -287,6 +269,7 @@ class Runtime {
   uint64_t block_serial() const { return block_serial_; }
   Counters& counters() { return counters_; }
   VectorMask& vector_mask() { return vector_mask_; }
+  AtomicMode& atomic() { return atomic_; }
   uint32_t ub_high_water() const { return ub_high_water_; }
   // The most of a cube memory (kMemL1 ... kMemL0C) the block's buffers took.
   uint64_t high_water(int memory) const { return high_water_[memory]; }
@@ -486,10 +469,13 @@ class Runtime {
   Runtime() = default;
 
   bool in_launch_ = false;
+  bool has_workspace_ = false;
   bool in_block_ = false;
   uint32_t block_idx_ = 0;
   uint32_t block_dim_ = 1;
   uint64_t block_serial_ = 0;
+  uint64_t next_serial_ = 0;  // the launch's: a restored block keeps its own block_serial_
+  BlockScheduler* scheduler_ = nullptr;
   // Per memory: the next InitBuffer's offset; past the capacity when over it.
   uint64_t used_[kMemCount] = {};
   uint64_t high_water_[kMemCount] = {};  // cube memories (the UB's is ub_high_water_)
@@ -501,6 +487,7 @@ class Runtime {
   bool key_matched_ = false;
   Counters counters_;
   VectorMask vector_mask_;
+  AtomicMode atomic_;
   std::vector<Slot> slots_;
   std::vector<QueueState> queues_;
   std::vector<Event> events_;

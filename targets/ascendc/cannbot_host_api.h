@@ -434,8 +434,10 @@ class PlatformAscendC {
     }
   }
   SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
-  // cannbot's launch has no system workspace: library APIs needing one are not emulated.
-  uint32_t GetLibApiWorkSpaceSize() const { return 0; }
+  // The system workspace of an Atlas A2 device (16 MiB), which a tiling adds to its own and the
+  // hard SyncAll needs; cannbot's launch gives the kernel all of it as user workspace
+  // (GetUserWorkspace is the workspace itself), and no library API of its own uses it.
+  uint32_t GetLibApiWorkSpaceSize() const { return 16u << 20; }
   uint32_t CalcTschBlockDim(uint32_t slice, uint32_t aic, uint32_t aiv) const {
     (void)aic;
     (void)aiv;

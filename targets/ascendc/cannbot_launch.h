@@ -9,8 +9,9 @@
 //      element type (half: round to nearest even, finite values beyond +-65504 saturate to
 //      +-65504; integers: nearest, saturated to the type's range; the validator rounds its
 //      reference inputs the same way);
-//   3. runs every block, one after another, with GetBlockIdx/GetBlockNum set; the kernel sees
-//      GM addresses that are reserved but not mapped, so only DataCopy can reach the data;
+//   3. runs every block, one after another (a block waiting at SyncAll is set aside until the
+//      others arrive: cannbot_ascendc_blocks.h), with GetBlockIdx/GetBlockNum set; the kernel
+//      sees GM addresses that are reserved but not mapped, so only DataCopy can reach the data;
 //   4. checks the end-of-kernel rules after each block (every tensor freed, queues empty);
 //   5. copies the outputs back (elements the kernel never changed keep their exact fp32 bits,
 //      so the validator's never-written poison survives fp16 round trips);
@@ -364,22 +365,21 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
   tiling_region.kind = "the tiling block";
   rt.AddRegion(tiling_region);
 
-  GM_ADDR in_addr[kMaxTensors];
-  GM_ADDR out_addr[kMaxTensors];
   Counters total, max_block;
   int buffer_num = 0;
   uint64_t tiles = 0, barriers = 0;
   int occupancy = 0;
   uint32_t high_water = 0;
   uint64_t cube_high_water[kMemCount] = {};
-  for (uint32_t b = 0; b < tiling.block_dim; ++b) {
+  auto run_block = [&](uint32_t) {
     // A fresh copy per block: a kernel that scribbles on its tiling cannot affect the next.
     std::memcpy(tiling_copy, tiling.data, sizeof(tiling_copy));
+    GM_ADDR in_addr[kMaxTensors];
+    GM_ADDR out_addr[kMaxTensors];
     for (size_t t = 0; t < n_in; ++t) in_addr[t] = const_cast<GM_ADDR>(view + shape.offset[t]);
     for (size_t t = 0; t < n_out; ++t) {
       out_addr[t] = const_cast<GM_ADDR>(view + shape.offset[n_in + t]);
     }
-    rt.BeginBlock(b);
     GM_ADDR workspace =
         extras.workspace_bytes > 0 ? const_cast<GM_ADDR>(view + workspace_offset) : nullptr;
     if constexpr (std::is_invocable_v<Body, GM_ADDR*, GM_ADDR*, GM_ADDR, GM_ADDR, GM_ADDR*>) {
@@ -387,7 +387,8 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
     } else {
       body(in_addr, out_addr, workspace, static_cast<GM_ADDR>(tiling_copy));
     }
-    rt.EndBlock();
+  };
+  auto block_done = [&](uint32_t) {
     total.Add(rt.counters());
     max_block.Max(rt.counters());
     const launch_detail::PipelineFacts f = launch_detail::BlockPipeline();
@@ -401,7 +402,9 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
     for (int m = kMemL1; m <= kMemL0C; ++m) {
       if (rt.high_water(m) > cube_high_water[m]) cube_high_water[m] = rt.high_water(m);
     }
-  }
+  };
+  rt.set_has_workspace(extras.workspace_bytes > 0);
+  BlockScheduler(tiling.block_dim, run_block, block_done).RunAll();
   rt.EndLaunch();
 
   for (size_t t = n_in; t < host.size(); ++t) {

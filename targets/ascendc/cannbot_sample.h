@@ -6,8 +6,8 @@
 //  - Discovery (a program cannbot generates and runs confined, among the sample's files and
 //    data): main() runs as written. Its ICPU_RUN_KF prints the launch (kernel, block dim, each
 //    argument: the size of its GmAlloc allocation, and the bytes of every allocation past the
-//    op's CANNBOT_SAMPLE_TENSORS tensors and of every by-value argument), runs block 0 of the
-//    kernel on those buffers so each tensor's element type shows at its first copy
+//    op's CANNBOT_SAMPLE_TENSORS tensors and of every by-value argument), runs the kernel's
+//    blocks on those buffers so each tensor's element type shows at its first copy
 //    (`cannbot-sample-type:`), prints `cannbot-sample-end` and ends the program.
 //  - Replay (the runner's cpu-ABI call): Replay() launches the kernel with the recorded block
 //    dim and arguments, the op's tensors in place of the sample's, through
@@ -132,7 +132,7 @@ A Viewed(A arg, const std::vector<View>& views) {
   return arg;
 }
 
-// Prints the launch, runs block 0 on the sample's own buffers, ends the program.
+// Prints the launch, runs its blocks on the sample's own buffers, ends the program.
 template <typename... P, typename... A>
 [[noreturn]] void Discover(const char* name, void (*kernel)(P...), uint32_t block_dim,
                            A... args) {
@@ -173,9 +173,11 @@ template <typename... P, typename... A>
       }(),
       ...);
   R().set_tiling_key(TilingKey().key);
-  R().BeginBlock(0);
-  kernel(static_cast<P>(Viewed(args, views))...);
-  R().EndBlock();
+  // Every block runs (as in the launch it replays), so a soft SyncAll finds its partners.
+  cannbot_ascendc::BlockScheduler(
+      R().block_dim(), [&](uint32_t) { kernel(static_cast<P>(Viewed(args, views))...); },
+      [](uint32_t) {})
+      .RunAll();
   std::printf("cannbot-sample-end\n");
   std::fflush(stdout);
   std::_Exit(0);

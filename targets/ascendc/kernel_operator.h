@@ -67,6 +67,7 @@ using __bf16 = bfloat16_t;
 #include "cannbot_ascendc_runtime.h"
 #include "cannbot_ascendc_tensor.h"
 #include "cannbot_ascendc_queue.h"
+#include "cannbot_ascendc_blocks.h"
 #include "cannbot_ascendc_vector.h"
 #include "cannbot_ascendc_cast.h"
 #include "cannbot_ascendc_cube.h"
