@@ -5,7 +5,8 @@
 // provides the kernel qualifiers and GM_ADDR, half (_Float16), GlobalTensor, LocalTensor,
 // TPipe, TQue, TBuf, DataCopy/DataCopyPad, the count and mask/repeat forms of the vector
 // instructions, Cast, Compare/Select, the reductions a softmax or layernorm needs,
-// GetBlockIdx/GetBlockNum, PipeBarrier and SetFlag/WaitFlag, and the matrix path (L1/L0
+// GetBlockIdx/GetBlockNum, PipeBarrier and SetFlag/WaitFlag, SyncAll between blocks and the
+// atomic modes of copies out, and the matrix path (L1/L0
 // positions, LoadData, Mmad, Fixpipe). It enforces the hardware's rules (memory budgets, copy
 // alignment, queue depth and pairing, no element access to global memory, pipe hand-offs) and
 // counts the work the cost model needs. Anything outside the subset fails to compile; the supported list and every rule
