@@ -219,6 +219,7 @@ class Runtime {
     counters_ = Counters();
     vector_mask_ = VectorMask();
     atomic_ = AtomicMode();
+    cube_core_ = false;
     pipe_all_barriers_ = 0;
     asked_keys_.clear();
     key_matched_ = false;
@@ -270,6 +271,9 @@ class Runtime {
   Counters& counters() { return counters_; }
   VectorMask& vector_mask() { return vector_mask_; }
   AtomicMode& atomic() { return atomic_; }
+  // KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY): the block runs as a cube core.
+  void set_cube_core(bool cube) { cube_core_ = cube; }
+  bool cube_core() const { return cube_core_; }
   uint32_t ub_high_water() const { return ub_high_water_; }
   // The most of a cube memory (kMemL1 ... kMemL0C) the block's buffers took.
   uint64_t high_water(int memory) const { return high_water_[memory]; }
@@ -488,6 +492,7 @@ class Runtime {
   Counters counters_;
   VectorMask vector_mask_;
   AtomicMode atomic_;
+  bool cube_core_ = false;
   std::vector<Slot> slots_;
   std::vector<QueueState> queues_;
   std::vector<Event> events_;

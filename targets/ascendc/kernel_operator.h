@@ -20,6 +20,18 @@
 #include <cstdint>
 
 #define CANNBOT_ASCENDC_EMULATION 1
+// The device compiler's architecture macro: cannbot emulates an Atlas A2 (910B-class) vector
+// core, architecture 220, so kernels take their A2 branches (`#if __CCE_AICORE__ == 220`).
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+// Branch hints the device toolchain defines (`if (likely(n > 0))`).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 // Kernel qualifiers: meaningful to the vendor compiler, empty on the CPU.
 #define __global__
@@ -29,8 +41,19 @@
 #define GM_ADDR __gm__ uint8_t*
 #define __vector__
 #define __cube__
-#define KERNEL_TASK_TYPE_DEFAULT(type)
-#define KERNEL_TASK_TYPE(key, type)
+// The core a kernel declares it runs on: AIC_ONLY makes the block a cube core for the
+// ASCEND_IS_AIC/ASCEND_IS_AIV tests below; every other type runs as a vector core.
+enum CannbotKernelType : int {
+  KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_VECTOR_CORE
+};
+#define KERNEL_TASK_TYPE_DEFAULT(type) \
+  { ::cannbot_ascendc::R().set_cube_core((type) == KERNEL_TYPE_AIC_ONLY); }
+#define KERNEL_TASK_TYPE(key, type)                                         \
+  {                                                                         \
+    if (::cannbot_ascendc::R().tiling_key() == static_cast<uint64_t>(key)) \
+      ::cannbot_ascendc::R().set_cube_core((type) == KERNEL_TYPE_AIC_ONLY); \
+  }
 
 using half = _Float16;
 using float16_t = _Float16;  // the vendor headers' other name for half
@@ -114,6 +137,13 @@ inline void LoadTiling(T* out, const void* tiling) {
   } while (0)
 
 namespace AscendC {
+// Which core a kernel's code runs on. cannbot's blocks are vector cores (AIV) unless the kernel
+// declares KERNEL_TYPE_AIC_ONLY: a vector kernel's `if ASCEND_IS_AIC { return; }` guard lets
+// them through; the matrix path runs inside the block that calls it either way.
+enum CoreType : int32_t { AIC = 1, AIV = 2, MIX = 3 };
+// The default strides of the mask/repeat forms: one block apart, repeats 8 blocks apart.
+constexpr uint8_t DEFAULT_BLK_STRIDE = 1;
+constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
 // The user part of the workspace: cannbot's launch has no system workspace in front of it.
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
@@ -124,5 +154,8 @@ constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t TOTAL_UB_SIZE = CANNBOT_UB_BYTES;
 }  // namespace AscendC
 namespace tik2 = AscendC;  // the name older samples use
+#define g_coreType (::cannbot_ascendc::R().cube_core() ? AscendC::AIC : AscendC::AIV)
+#define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
 
 #endif  // CANNBOT_KERNEL_OPERATOR_H

@@ -1,7 +1,8 @@
 // The emulation's documented semantics, checked from inside a kernel: Cast rounding modes,
 // the high-level math library, reduction order and half saturation, WholeReduce strides,
 // DataCopyPad padding and strides, fp16 launches (saturating input conversion, untouched
-// outputs keep their bits), and whole-block copies of a tensor's 32-byte tail.
+// outputs keep their bits), whole-block copies of a tensor's 32-byte tail, and atomic copies
+// out from several blocks.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -174,6 +175,31 @@ static void TailBody(GM_ADDR x, GM_ADDR y) {
   q.FreeTensor(t);
 }
 
+// Four blocks combine into one output under SetAtomicMax and SetAtomicMin (a plain copy would
+// leave the last block's value); the A2 core's macros hold inside a block, a vector core's
+// unless the kernel declares KERNEL_TYPE_AIC_ONLY.
+static void AtomicBody(GM_ADDR out) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  CHECK(__CCE_AICORE__ == 220);
+  CHECK(ASCEND_IS_AIV && !ASCEND_IS_AIC);
+  CHECK(likely(GetBlockNum() == 4) && !unlikely(GetBlockNum() != 4));
+  GlobalTensor<float> y;
+  y.SetGlobalBuffer((__gm__ float*)out, 16);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 16 * 4);
+  LocalTensor<float> v = buf.Get<float>();
+  Duplicate(v, static_cast<float>(3 - GetBlockIdx()), 16);
+  PipeBarrier<PIPE_ALL>();
+  SetAtomicMax<float>();
+  DataCopy(y, v, 8);
+  SetAtomicMin<float>();
+  DataCopy(y[8], v[8], 8);
+  SetAtomicNone();
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY)  // as some kernels write it, no semicolon
+  CHECK(ASCEND_IS_AIC && !ASCEND_IS_AIV && g_coreType == AIC);
+}
+
 int main() {
   std::vector<float> x(64), y(64, 0.0f);
   for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i);
@@ -202,6 +228,14 @@ int main() {
   cannbot_ascendc::Launch(tiling, {tx.data()}, {ty.data()}, {1, 1},
                           [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR) { TailBody(in[0], out[0]); });
   CHECK(ty[0] == 8.0f && ty[1] == 7.0f);
+
+  std::vector<float> none(1, 0.0f), ay(16, 1.5f);
+  for (int i = 8; i < 16; ++i) ay[i] = -1.0f;
+  tiling.block_dim = 4;
+  cannbot_ascendc::Launch(tiling, {none.data()}, {ay.data()}, {1, 16},
+                          [&](GM_ADDR*, GM_ADDR* out, GM_ADDR) { AtomicBody(out[0]); });
+  CHECK(ay[0] == 3.0f && ay[7] == 3.0f);    // the largest of 1.5 and the blocks' 3, 2, 1, 0
+  CHECK(ay[8] == -1.0f && ay[15] == -1.0f);  // the smallest of -1 and theirs
   std::printf(failures == 0 ? "semantics ok\n" : "semantics FAILED\n");
   return failures == 0 ? 0 : 1;
 }
@@ -217,9 +251,11 @@ TEST(AscendcSemanticsTest, DocumentedBehaviourHolds) {
   EXPECT_NE(run.output.find("semantics ok"), std::string::npos) << run.output;
   auto stats = ParseAllStats(run.output);
   ASSERT_TRUE(stats.ok()) << stats.status().message();
-  ASSERT_EQ(stats->size(), 3u);
+  ASSERT_EQ(stats->size(), 4u);
   EXPECT_EQ((*stats)[1].dtype_bits, 16u);
   EXPECT_EQ((*stats)[1].total.ub_to_gm_bytes, 2u);
+  EXPECT_EQ((*stats)[3].block_dim, 4u);
+  EXPECT_EQ((*stats)[3].total.ub_to_gm_bytes, 4u * 16 * 4);  // an atomic copy moves its bytes
 }
 
 }  // namespace
