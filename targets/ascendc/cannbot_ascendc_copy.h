@@ -374,6 +374,31 @@ inline void SetAtomicNone() {
   cannbot_ascendc::R().atomic() = cannbot_ascendc::AtomicMode();
 }
 
+// InitGlobalMemory (and its older name InitOutput): `size` elements of `gm` set to `value`,
+// as the device does it, through the UB and out by MTE3 (counted so); the atomic mode applies.
+template <typename T>
+inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_t size,
+                             const typename std::common_type<T>::type value) {
+  constexpr const char* kApi = "InitGlobalMemory";
+  cannbot_ascendc::Runtime& rt = cannbot_ascendc::R();
+  rt.RequireBlock(kApi);
+  uint8_t* to = rt.TranslateGm(gm.cb_addr_, size * sizeof(T), /*write=*/true,
+                               static_cast<int>(sizeof(T) * 8), kApi,
+                               cannbot_ascendc::DtypeName<T>());
+  for (uint64_t i = 0; i < size; ++i) {
+    cannbot_detail::StoreToGm<T>(to + i * sizeof(T), reinterpret_cast<const uint8_t*>(&value),
+                                 sizeof(T), kApi);
+  }
+  cannbot_ascendc::Counters& k = rt.counters();
+  k.ub_to_gm_bytes += size * sizeof(T);
+  k.ub_to_gm_copies += 1;
+}
+template <typename T>
+inline void InitOutput(const GlobalTensor<T>& gm, const uint64_t size,
+                       const typename std::common_type<T>::type value = 0) {
+  InitGlobalMemory<T>(gm, size, value);
+}
+
 // ---- DataCopy, count form: `count` elements, contiguous ----
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {

@@ -404,6 +404,11 @@ class TPipe {
     return static_cast<event_t>(next_event_++ & 7);
   }
   event_t FetchEventID(HardEvent) { return static_cast<event_t>(next_event_++ & 7); }
+  // An id reserved for the kernel until ReleaseEventID; ids come round as FetchEventID's do.
+  template <HardEvent event>
+  event_t AllocEventID() {
+    return FetchEventID<event>();
+  }
   template <HardEvent event>
   void ReleaseEventID(int32_t) {}
   void Reset() {}

@@ -115,6 +115,18 @@ inline void SetVectorMask(int32_t len) {
   m.high = n >= 128 ? ~0ull : n > 64 ? (1ull << (n - 64)) - 1 : 0;
 }
 
+// The older spelling of SetVectorMask (AscendCUtils::SetMask<T>(len) or (high, low)).
+struct AscendCUtils {
+  template <typename T>
+  static void SetMask(int32_t len) {
+    SetVectorMask<T>(len);
+  }
+  template <typename T>
+  static void SetMask(const uint64_t maskHigh, const uint64_t maskLow) {
+    SetVectorMask<T>(maskHigh, maskLow);
+  }
+};
+
 namespace cannbot_detail {
 
 // A mask argument as the instruction received it.

@@ -117,6 +117,12 @@ inline int64_t GetBlockNum() {
   cannbot_ascendc::R().RequireBlock("GetBlockNum");
   return cannbot_ascendc::R().block_dim();
 }
+// The vector core's index inside its AI core in the MIX modes; cannbot's blocks are whole
+// vector cores (AIV_ONLY), where it is 0.
+inline int64_t GetSubBlockIdx() {
+  cannbot_ascendc::R().RequireBlock("GetSubBlockIdx");
+  return 0;
+}
 
 // ---------------------------------------------------------------------------------------------
 template <typename T>

@@ -184,13 +184,21 @@ static void AtomicBody(GM_ADDR out) {
   CHECK(ASCEND_IS_AIV && !ASCEND_IS_AIC);
   CHECK(likely(GetBlockNum() == 4) && !unlikely(GetBlockNum() != 4));
   GlobalTensor<float> y;
-  y.SetGlobalBuffer((__gm__ float*)out, 16);
+  y.SetGlobalBuffer((__gm__ float*)out, 24);
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
   pipe.InitBuffer(buf, 16 * 4);
   LocalTensor<float> v = buf.Get<float>();
+  CHECK(GetSubBlockIdx() == 0);
+  AscendCUtils::SetMask<float>(8);
+  CHECK(cannbot_ascendc::R().vector_mask().low == 0xFFu);
+  ResetMask();
   Duplicate(v, static_cast<float>(3 - GetBlockIdx()), 16);
-  PipeBarrier<PIPE_ALL>();
+  const event_t done = static_cast<event_t>(GetTPipePtr()->AllocEventID<HardEvent::V_MTE3>());
+  SetFlag<HardEvent::V_MTE3>(done);
+  WaitFlag<HardEvent::V_MTE3>(done);
+  GetTPipePtr()->ReleaseEventID<HardEvent::V_MTE3>(done);
+  if (GetBlockIdx() == 0) InitGlobalMemory(y[16], 8, 0);  // 0 converts to float
   SetAtomicMax<float>();
   DataCopy(y, v, 8);
   SetAtomicMin<float>();
@@ -229,13 +237,14 @@ int main() {
                           [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR) { TailBody(in[0], out[0]); });
   CHECK(ty[0] == 8.0f && ty[1] == 7.0f);
 
-  std::vector<float> none(1, 0.0f), ay(16, 1.5f);
+  std::vector<float> none(1, 0.0f), ay(24, 1.5f);
   for (int i = 8; i < 16; ++i) ay[i] = -1.0f;
   tiling.block_dim = 4;
-  cannbot_ascendc::Launch(tiling, {none.data()}, {ay.data()}, {1, 16},
+  cannbot_ascendc::Launch(tiling, {none.data()}, {ay.data()}, {1, 24},
                           [&](GM_ADDR*, GM_ADDR* out, GM_ADDR) { AtomicBody(out[0]); });
   CHECK(ay[0] == 3.0f && ay[7] == 3.0f);    // the largest of 1.5 and the blocks' 3, 2, 1, 0
   CHECK(ay[8] == -1.0f && ay[15] == -1.0f);  // the smallest of -1 and theirs
+  CHECK(ay[16] == 0.0f && ay[23] == 0.0f);   // InitGlobalMemory
   std::printf(failures == 0 ? "semantics ok\n" : "semantics FAILED\n");
   return failures == 0 ? 0 : 1;
 }
@@ -255,7 +264,8 @@ TEST(AscendcSemanticsTest, DocumentedBehaviourHolds) {
   EXPECT_EQ((*stats)[1].dtype_bits, 16u);
   EXPECT_EQ((*stats)[1].total.ub_to_gm_bytes, 2u);
   EXPECT_EQ((*stats)[3].block_dim, 4u);
-  EXPECT_EQ((*stats)[3].total.ub_to_gm_bytes, 4u * 16 * 4);  // an atomic copy moves its bytes
+  // An atomic copy moves its bytes; InitGlobalMemory's are counted as a copy out too.
+  EXPECT_EQ((*stats)[3].total.ub_to_gm_bytes, 4u * 16 * 4 + 8 * 4);
 }
 
 }  // namespace
