@@ -1,6 +1,6 @@
 // cannbot_ascendc_math.h: the elementwise functions of the Ascend C high-level math library
 // (Silu, Swish, Sigmoid, Tanh, Gelu, FasterGelu, Log, Log2, Log10), count forms, with and
-// without the shared temporary buffer argument.
+// without the shared temporary buffer argument; and ArithProgression.
 //
 // Each is evaluated per element in float and rounded to T once, and counted as the basic
 // instructions the library composes it from (an Exp or Div is a complex repeat), so the cost
@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "cannbot_ascendc_vector.h"
 
@@ -108,6 +109,48 @@ CANNBOT_ASCENDC_LOG_FUNCTION(Log, 1.0f, 0)
 CANNBOT_ASCENDC_LOG_FUNCTION(Log2, 1.4426950408889634f, 1)
 CANNBOT_ASCENDC_LOG_FUNCTION(Log10, 0.4342944819032518f, 1)
 #undef CANNBOT_ASCENDC_LOG_FUNCTION
+
+// ArithProgression: dst[i] = firstValue + i * diffValue for i < count, built as documented:
+// up to 8 elements by the scalar unit, then Adds of 8 x diffValue block by block to 64, then
+// Adds of 64 x diffValue (each step adds to the previous block's values, rounded in T).
+template <typename T>
+inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue,
+                             const T diffValue, const int32_t count) {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, half>::value ||
+                    std::is_same<T, int16_t>::value || std::is_same<T, int32_t>::value,
+                "ArithProgression takes half, float, int16_t or int32_t");
+  constexpr const char* kApi = "ArithProgression";
+  if (count <= 0) cannbot_ascendc::Violation("bad-argument", "%s with count %d", kApi, count);
+  cannbot_detail::Operand(dstLocal, count, kApi, cannbot_detail::Access::kWrite);
+  T* d = dstLocal.cb_data_;
+  if constexpr (std::is_integral<T>::value) {  // integer Adds are exact: the sequence itself
+    for (int32_t i = 0; i < count; ++i) {
+      d[i] = static_cast<T>(static_cast<int64_t>(firstValue) + int64_t{diffValue} * i);
+    }
+    cannbot_ascendc::R().counters().scalar_ops += static_cast<uint64_t>(count < 8 ? count : 8);
+    if (count > 8) {
+      cannbot_ascendc::CountVector(static_cast<uint64_t>(count - 8) * sizeof(T), false);
+    }
+    return;
+  }
+  const int32_t head = count < 8 ? count : 8;
+  for (int32_t i = 0; i < head; ++i) {
+    d[i] = static_cast<T>(static_cast<float>(firstValue) + static_cast<float>(diffValue) * i);
+  }
+  cannbot_ascendc::R().counters().scalar_ops += static_cast<uint64_t>(head);
+  for (int32_t step = 8; step < count; step *= 8) {
+    const int32_t limit = step == 8 ? 64 : count;  // 8-element blocks up to 64, then 64s
+    const float add = static_cast<float>(static_cast<T>(static_cast<float>(diffValue) * step));
+    for (int32_t start = step; start < limit && start < count; start += step) {
+      const int32_t n = count - start < step ? count - start : step;
+      for (int32_t i = 0; i < n; ++i) {
+        d[start + i] = static_cast<T>(static_cast<float>(d[start - step + i]) + add);
+      }
+      cannbot_ascendc::CountVector(static_cast<uint64_t>(n) * sizeof(T), false);
+    }
+    if (step == 64) break;
+  }
+}
 
 }  // namespace AscendC
 

@@ -190,6 +190,14 @@ static void AtomicBody(GM_ADDR out) {
   pipe.InitBuffer(buf, 16 * 4);
   LocalTensor<float> v = buf.Get<float>();
   CHECK(GetSubBlockIdx() == 0);
+  {  // ArithProgression: 0.5, 0.75, ... in float (exact here), 3, 1003, ... in int32
+    LocalTensor<float> f = buf.Get<float>();
+    ArithProgression<float>(f, 0.5f, 0.25f, 16);
+    CHECK(f.GetValue(0) == 0.5f && f.GetValue(7) == 2.25f && f.GetValue(15) == 4.25f);
+    LocalTensor<int32_t> n = buf.Get<int32_t>();
+    ArithProgression<int32_t>(n, 3, 1000, 10);
+    CHECK(n.GetValue(9) == 9003);
+  }
   AscendCUtils::SetMask<float>(8);
   CHECK(cannbot_ascendc::R().vector_mask().low == 0xFFu);
   ResetMask();
