@@ -164,8 +164,10 @@ inline D CastElement(S value, RoundMode mode) {
     const RoundMode m = mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : mode;
     return FittingInteger<D, S>(RoundFloat(static_cast<float>(value), m));
   } else {
-    const float v = static_cast<float>(value);  // exact from 16-bit types and small integers
+    float v = static_cast<float>(value);  // exact from 16-bit types and small integers
     if constexpr (std::is_same<D, half>::value) {
+      // s32 -> f16 is a dequantisation on the device: it scales by DEQSCALE (SetDeqScale).
+      if constexpr (std::is_same<S, int32_t>::value) v *= cannbot_ascendc::R().deq_scale();
       return RoundToHalf(v, mode);
     } else if constexpr (std::is_same<D, bfloat16_t>::value) {
       return RoundToBf16(v, mode);
@@ -177,6 +179,12 @@ inline D CastElement(S value, RoundMode mode) {
   }
 }
 }  // namespace cannbot_detail
+
+// SetDeqScale(half): the scale Cast int32 -> half applies (1 until set, in every block).
+inline void SetDeqScale(half scale) {
+  cannbot_ascendc::R().RequireBlock("SetDeqScale");
+  cannbot_ascendc::R().set_deq_scale(static_cast<float>(scale));
+}
 
 template <typename D, typename S>
 inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode,

@@ -220,6 +220,7 @@ class Runtime {
     vector_mask_ = VectorMask();
     atomic_ = AtomicMode();
     cube_core_ = false;
+    deq_scale_ = 1.0f;
     pipe_all_barriers_ = 0;
     asked_keys_.clear();
     key_matched_ = false;
@@ -274,6 +275,9 @@ class Runtime {
   // KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY): the block runs as a cube core.
   void set_cube_core(bool cube) { cube_core_ = cube; }
   bool cube_core() const { return cube_core_; }
+  // SetDeqScale(half): the DEQSCALE register, which Cast int32 -> half multiplies by.
+  void set_deq_scale(float scale) { deq_scale_ = scale; }
+  float deq_scale() const { return deq_scale_; }
   uint32_t ub_high_water() const { return ub_high_water_; }
   // The most of a cube memory (kMemL1 ... kMemL0C) the block's buffers took.
   uint64_t high_water(int memory) const { return high_water_[memory]; }
@@ -493,6 +497,7 @@ class Runtime {
   VectorMask vector_mask_;
   AtomicMode atomic_;
   bool cube_core_ = false;
+  float deq_scale_ = 1.0f;
   std::vector<Slot> slots_;
   std::vector<QueueState> queues_;
   std::vector<Event> events_;

@@ -187,7 +187,7 @@ static void AtomicBody(GM_ADDR out) {
   y.SetGlobalBuffer((__gm__ float*)out, 24);
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
-  pipe.InitBuffer(buf, 16 * 4);
+  pipe.InitBuffer(buf, 32 * 4);
   LocalTensor<float> v = buf.Get<float>();
   CHECK(GetSubBlockIdx() == 0);
   {  // ArithProgression: 0.5, 0.75, ... in float (exact here), 3, 1003, ... in int32
@@ -197,6 +197,14 @@ static void AtomicBody(GM_ADDR out) {
     LocalTensor<int32_t> n = buf.Get<int32_t>();
     ArithProgression<int32_t>(n, 3, 1000, 10);
     CHECK(n.GetValue(9) == 9003);
+    // Cast int32 -> half dequantises by the DEQSCALE register (SetDeqScale).
+    LocalTensor<half> h = buf.GetWithOffset<half>(16, 64);
+    Cast(h, n, RoundMode::CAST_NONE, 8);
+    CHECK(static_cast<float>(h.GetValue(1)) == 1003.0f);
+    SetDeqScale(static_cast<half>(0.5f));
+    Cast(h, n, RoundMode::CAST_NONE, 8);
+    CHECK(static_cast<float>(h.GetValue(1)) == 501.5f);
+    SetDeqScale(static_cast<half>(1.0f));
   }
   AscendCUtils::SetMask<float>(8);
   CHECK(cannbot_ascendc::R().vector_mask().low == 0xFFu);
