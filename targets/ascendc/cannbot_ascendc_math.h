@@ -1,6 +1,6 @@
 // cannbot_ascendc_math.h: the elementwise functions of the Ascend C high-level math library
 // (Silu, Swish, Sigmoid, Tanh, Gelu, FasterGelu, Log, Log2, Log10), count forms, with and
-// without the shared temporary buffer argument; and ArithProgression.
+// without the shared temporary buffer argument; ArithProgression and Broadcast.
 //
 // Each is evaluated per element in float and rounded to T once, and counted as the basic
 // instructions the library composes it from (an Exp or Div is a complex repeat), so the cost
@@ -14,7 +14,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cannbot_ascendc_vector.h"
 
@@ -150,6 +152,62 @@ inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue,
     }
     if (step == 64) break;
   }
+}
+
+// Broadcast (BroadCast in older releases): src of srcShape, 1 along `axis`, repeated along it
+// to dstShape; dim 1 ([1] -> [k]) or 2 ([m, 1] -> [m, k] on axis 1, [1, k] -> [m, k] on
+// axis 0); both tensors dense, row-major. Counted as the Brcb and copies it is built from.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  (void)sharedTmpBuffer;
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
+  static_assert((dim == 1 && axis == 0) || (dim == 2 && (axis == 0 || axis == 1)),
+                "Broadcast takes dim 1 (axis 0) or dim 2 (axis 0 or 1)");
+  constexpr const char* kApi = "Broadcast";
+  const uint32_t rows = dim == 2 ? dstShape[0] : 1;
+  const uint32_t cols = dstShape[dim - 1];
+  const bool shapes_fit = srcShape[axis] == 1 && (dim == 1 || srcShape[1 - axis] == dstShape[1 - axis]);
+  if (!shapes_fit || rows == 0 || cols == 0) {
+    cannbot_ascendc::Violation("bad-argument",
+                               "%s<dim %d, axis %d> from srcShape [%u%s%s] to dstShape [%u%s%s]: "
+                               "the source must be 1 along the axis and match the rest", kApi,
+                               dim, axis, srcShape[0], dim == 2 ? ", " : "",
+                               dim == 2 ? std::to_string(srcShape[dim - 1]).c_str() : "",
+                               dstShape[0], dim == 2 ? ", " : "",
+                               dim == 2 ? std::to_string(dstShape[dim - 1]).c_str() : "");
+  }
+  const uint64_t src_elems = dim == 1 ? 1 : (axis == 1 ? rows : cols);
+  const uint64_t dst_elems = static_cast<uint64_t>(rows) * cols;
+  cannbot_detail::Operand(srcLocal, static_cast<int64_t>(src_elems), kApi,
+                          cannbot_detail::Access::kRead);
+  cannbot_detail::Operand(dstLocal, static_cast<int64_t>(dst_elems), kApi,
+                          cannbot_detail::Access::kWrite);
+  std::vector<T> src(srcLocal.cb_data_, srcLocal.cb_data_ + src_elems);  // dst may overlap it
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      dstLocal.cb_data_[static_cast<uint64_t>(r) * cols + c] =
+          src[dim == 1 ? 0 : (axis == 1 ? r : c)];
+    }
+  }
+  cannbot_ascendc::CountVector(src_elems * cannbot_ascendc::kBlockBytes, false);  // Brcb
+  cannbot_ascendc::CountVector(dst_elems * sizeof(T), false);                      // copies
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape);
 }
 
 }  // namespace AscendC

@@ -205,6 +205,18 @@ static void AtomicBody(GM_ADDR out) {
     Cast(h, n, RoundMode::CAST_NONE, 8);
     CHECK(static_cast<float>(h.GetValue(1)) == 501.5f);
     SetDeqScale(static_cast<half>(1.0f));
+    // Broadcast [2, 1] -> [2, 3] (axis 1) and [1, 3] -> [2, 3] (axis 0), dense.
+    LocalTensor<float> b = buf.GetWithOffset<float>(8, 96);
+    f.SetValue(0, 1.0f);
+    f.SetValue(1, 2.0f);
+    f.SetValue(2, 3.0f);
+    const uint32_t dst[2] = {2, 3}, column[2] = {2, 1}, row[2] = {1, 3};
+    Broadcast<float, 2, 1>(b, f, dst, column);
+    CHECK(b.GetValue(0) == 1.0f && b.GetValue(2) == 1.0f && b.GetValue(3) == 2.0f &&
+          b.GetValue(5) == 2.0f);
+    BroadCast<float, 2, 0>(b, f, dst, row);
+    CHECK(b.GetValue(0) == 1.0f && b.GetValue(2) == 3.0f && b.GetValue(3) == 1.0f &&
+          b.GetValue(5) == 3.0f);
   }
   AscendCUtils::SetMask<float>(8);
   CHECK(cannbot_ascendc::R().vector_mask().low == 0xFFu);
