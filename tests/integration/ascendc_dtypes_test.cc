@@ -129,14 +129,8 @@ extern "C" __global__ __aicore__ void mixed_add(GM_ADDR x, GM_ADDR y, GM_ADDR z,
 }
 )";
 
-class PackageDtypesTest : public ::testing::Test {
+class PackageDtypesTest : public testing::BuiltInValidatorTest {
  protected:
-  void SetUp() override {
-    store_ = testing::SharedStore();
-    ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<validator::Validator>(testing::TestConfig(), store_.get(),
-                                                        cannbot_test::BuiltInOps());
-  }
 
   Result<PackageReport> Check(ascendc::Package package) {
     PackageRequest request;
@@ -158,8 +152,6 @@ class PackageDtypesTest : public ::testing::Test {
                                      testing::EditedExamplePackage("add_custom_fast", edits));
   }
 
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<validator::Validator> validator_;
 };
 
 TEST_F(PackageDtypesTest, IntegerCombinationsRunAndAreComparedExactly) {

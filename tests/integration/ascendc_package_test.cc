@@ -14,6 +14,7 @@
 #include "cannbot/util/fs.h"
 #include "cannbot/util/subprocess.h"
 #include "integration/fake_llm_server.h"
+#include "integration/package_support.h"
 #include "integration/test_support.h"
 
 namespace cannbot::engine {
@@ -25,13 +26,11 @@ using testing::SourcePath;
 const char* const kFast = "examples/ascendc/packages/add_custom_fast";
 const char* const kSlow = "examples/ascendc/packages/add_custom_slow";
 
-class AscendcPackageTest : public ::testing::Test {
+class AscendcPackageTest : public testing::BuiltInValidatorTest {
  protected:
   void SetUp() override {
-    store_ = testing::SharedStore();
-    ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<validator::Validator>(testing::TestConfig(), store_.get(),
-                                                        cannbot_test::BuiltInOps());
+    BuiltInValidatorTest::SetUp();
+    if (HasFatalFailure()) return;
     auto dir = TempDir::Create("cannbot-package-test");
     ASSERT_TRUE(dir.ok());
     dir_ = std::make_unique<TempDir>(std::move(dir).value());
@@ -102,8 +101,6 @@ class AscendcPackageTest : public ::testing::Test {
     return c.reason;
   }
 
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<validator::Validator> validator_;
   std::unique_ptr<TempDir> dir_;
 };
 

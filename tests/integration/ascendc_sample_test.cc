@@ -23,14 +23,8 @@
 namespace cannbot::engine {
 namespace {
 
-class SampleTest : public ::testing::Test {
+class SampleTest : public testing::BuiltInValidatorTest {
  protected:
-  void SetUp() override {
-    store_ = testing::SharedStore();
-    ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<validator::Validator>(testing::TestConfig(), store_.get(),
-                                                        cannbot_test::BuiltInOps());
-  }
 
   // examples/ascendc/samples/NAME copied to a private directory with `edits` applied.
   Result<ascendc::Sample> EditedSample(const std::string& name, const testing::TextEdits& edits) {
@@ -60,8 +54,6 @@ class SampleTest : public ::testing::Test {
     return ValidateSample(*validator_, cannbot_test::BuiltInOps(), request);
   }
 
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<validator::Validator> validator_;
   std::vector<TempDir> dirs_;
 };
 

@@ -17,14 +17,8 @@ namespace {
 const char* const kPackage = "reduce_sum_atomic";
 const char* const kHardSync = "    SyncAll();  // no core adds into y before every share of it is zero";
 
-class AscendcSyncAllTest : public ::testing::Test {
+class AscendcSyncAllTest : public testing::BuiltInValidatorTest {
  protected:
-  void SetUp() override {
-    store_ = testing::SharedStore();
-    ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<validator::Validator>(testing::TestConfig(), store_.get(),
-                                                        cannbot_test::BuiltInOps());
-  }
 
   // The example with `edits`: "" when every case passed, else the one run's failure.
   std::string Failure(const testing::TextEdits& edits) {
@@ -67,8 +61,6 @@ class AscendcSyncAllTest : public ::testing::Test {
             {"  op.Init(x, y, tilingData);", "  op.syncWorkspace = workspace;\n  op.Init(x, y, tilingData);"}};
   }
 
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<validator::Validator> validator_;
 };
 
 // Every shape passes, with many blocks on the long rows; without the barrier a block adds

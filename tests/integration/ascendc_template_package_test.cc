@@ -14,14 +14,8 @@ namespace {
 
 const char* const kTemplate = "add_template";
 
-class TemplatePackageTest : public ::testing::Test {
+class TemplatePackageTest : public testing::BuiltInValidatorTest {
  protected:
-  void SetUp() override {
-    store_ = testing::SharedStore();
-    ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<validator::Validator>(testing::TestConfig(), store_.get(),
-                                                        cannbot_test::BuiltInOps());
-  }
 
   Result<PackageReport> Run(const ascendc::PackageFiles& files) {
     PackageRequest request;
@@ -47,8 +41,6 @@ class TemplatePackageTest : public ::testing::Test {
     return report.runs[0].check->reason;
   }
 
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<validator::Validator> validator_;
 };
 
 // Every dtype of the OpDef passes; with the partial-tail instance made to subtract, the odd

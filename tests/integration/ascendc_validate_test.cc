@@ -5,6 +5,7 @@
 #include "builtin_ops.h"
 #include "cannbot/target/registry.h"
 
+#include "integration/package_support.h"
 #include "integration/test_support.h"
 
 namespace cannbot::validator {
@@ -14,14 +15,8 @@ using testing::Fixture;
 using testing::Kernel;
 using testing::SourcePath;
 
-class AscendcValidateTest : public ::testing::Test {
+class AscendcValidateTest : public testing::BuiltInValidatorTest {
  protected:
-  void SetUp() override {
-    store_ = testing::SharedStore();
-    ASSERT_NE(store_, nullptr);
-    validator_ = std::make_unique<Validator>(testing::TestConfig(), store_.get(),
-                                             cannbot_test::BuiltInOps());
-  }
 
   Verdict Validate(const std::string& op, const std::string& candidate,
                    const std::string& baseline) {
@@ -36,8 +31,6 @@ class AscendcValidateTest : public ::testing::Test {
     return verdict.ok() ? *verdict : Verdict{};
   }
 
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<Validator> validator_;
 };
 
 class AscendcValidatedExampleTest : public AscendcValidateTest,

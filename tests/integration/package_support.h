@@ -1,18 +1,38 @@
 // Helpers for tests that send one of the example Ascend C operator packages somewhere (a
 // daemon job, the CLI): the package narrowed to float32, so a test that is about the job and
-// not about dtypes builds and runs one combination instead of three.
+// not about dtypes builds and runs one combination instead of three; and the fixture of the
+// tests that validate packages and samples in process.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "builtin_ops.h"
 #include "cannbot/ascendc/package.h"
+#include "cannbot/validator/validator.h"
 #include "integration/test_support.h"
 
 namespace cannbot::testing {
 
 using TextEdits = std::vector<std::pair<std::string, std::string>>;  // {from, to}
+
+// A validator over the built-in ops on the tests' shared store, set up for each test.
+class BuiltInValidatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = SharedStore();
+    ASSERT_NE(store_, nullptr);
+    validator_ = std::make_unique<validator::Validator>(TestConfig(), store_.get(),
+                                                        cannbot_test::BuiltInOps());
+  }
+
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<validator::Validator> validator_;
+};
 
 // examples/ascendc/packages/NAME with every occurrence of each `from` in its files replaced,
 // in order; empty files when the package cannot be read (the caller's ASSERT says so).
