@@ -1,7 +1,8 @@
 // Operator packages written for tiling template programming, the style of the current public
 // CANN operator repositories (examples/ascendc/packages/add_template): the template entry runs
 // the instance the tiling key selects in every dtype of the OpDef, and a key no instance has, a
-// value the declaration lacks, or a failing tiling are each named.
+// value the declaration lacks, or a failing tiling are each named. Also the tiling class
+// framework (TilingBaseClass, REGISTER_TILING_TEMPLATE) of the repositories' bigger operators.
 #include <gtest/gtest.h>
 
 #include "builtin_ops.h"
@@ -101,6 +102,111 @@ TEST_F(TemplatePackageTest, AFailingTilingIsReportedWithWhatItLogged) {
   EXPECT_NE(Failure(*no_cores).find("it logged: AddTemplate: the platform reports no cores or UB"),
             std::string::npos)
       << no_cores->RenderText();
+}
+
+// add_custom_fast's tiling as two tiling classes (the framework of the repositories' bigger
+// operators): one core for small tensors at priority 100, every core at 200, both through
+// the package's own tiling arithmetic; the registry runs them by priority until one handles
+// the case.
+const char* const kTilingClasses = R"(static ge::graphStatus TilingByHand(gert::TilingContext* context);
+
+class OneCoreTiling : public TilingBaseClass {
+ public:
+  explicit OneCoreTiling(gert::TilingContext* context) : TilingBaseClass(context) {}
+
+ protected:
+  bool IsCapable() override { return total_ <= 8192; }
+  ge::graphStatus GetPlatformInfo() override {
+    ascendcPlatform_.reset(new platform_ascendc::PlatformAscendC(context_->GetPlatformInfo()));
+    return ge::GRAPH_SUCCESS;
+  }
+  ge::graphStatus GetShapeAttrsInfo() override {
+    total_ = context_->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    return ge::GRAPH_SUCCESS;
+  }
+  ge::graphStatus DoOpTiling() override { return TilingByHand(context_); }
+  ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_SUCCESS; }
+  uint64_t GetTilingKey() const override { return 0; }
+  ge::graphStatus GetWorkspaceSize() override { return ge::GRAPH_SUCCESS; }
+  ge::graphStatus PostTiling() override { return ge::GRAPH_SUCCESS; }
+  int64_t total_ = 0;
+};
+
+class EveryCoreTiling : public OneCoreTiling {
+ public:
+  explicit EveryCoreTiling(gert::TilingContext* context) : OneCoreTiling(context) {}
+
+ protected:
+  bool IsCapable() override { return true; }
+};
+
+REGISTER_TILING_TEMPLATE("AddCustom", OneCoreTiling, 100);
+REGISTER_TILING_TEMPLATE("AddCustom", EveryCoreTiling, 200);
+
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+  return TilingRegistry::GetInstance().DoTilingImpl(context);
+}
+
+static ge::graphStatus TilingByHand(gert::TilingContext* context) {)";
+
+class TilingClassPackageTest : public testing::BuiltInValidatorTest {
+ protected:
+  // add_custom_fast in float32 with its tiling as classes, and `edits` on top.
+  std::string Failure(testing::TextEdits edits) {
+    edits.insert(edits.begin(),
+                 {{"{ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16, ge::DT_INT32}", "{ge::DT_FLOAT}"},
+                  {"{ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND}",
+                   "{ge::FORMAT_ND}"},
+                  {"#include \"tiling/platform/platform_ascendc.h\"",
+                   "#include \"tiling/platform/platform_ascendc.h\"\n"
+                   "#include \"tiling/tiling_base.h\"\n#include \"tiling/tiling_templates_registry.h\""},
+                  {"static ge::graphStatus TilingFunc(gert::TilingContext* context) {",
+                   kTilingClasses}});
+    PackageRequest request;
+    request.op = "add";
+    request.seed = 11;
+    auto package = ascendc::PackageFromFiles(
+        "add_custom_fast", testing::EditedExamplePackage("add_custom_fast", edits));
+    EXPECT_TRUE(package.ok()) << package.status().ToString();
+    if (!package.ok()) return "no package";
+    request.candidate = *package;
+    auto report = ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
+    EXPECT_TRUE(report.ok()) << report.status().ToString();
+    if (!report.ok() || report->runs.size() != 1 || !report->runs[0].check) return "no check";
+    return report->runs[0].check->ok ? "" : report->runs[0].check->reason;
+  }
+};
+
+// Both classes together tile every shape; a one-core class that fails shows that it is tried
+// first on the small case, and nowhere once its priority number is above the other's; with
+// neither capable of a large case, the tiling fails saying so.
+TEST_F(TilingClassPackageTest, ClassesRunInPriorityOrderUntilOneHandlesTheCase) {
+  EXPECT_EQ(Failure({}), "");
+
+  const testing::TextEdits refuses = {
+      {"  ge::graphStatus DoOpTiling() override { return TilingByHand(context_); }",
+       "  ge::graphStatus DoOpTiling() override {\n"
+       "    if (!IsEveryCore()) { OP_LOGE(context_, \"the one-core tiling refuses\"); "
+       "return ge::GRAPH_FAILED; }\n    return TilingByHand(context_);\n  }\n"
+       "  virtual bool IsEveryCore() const { return false; }"},
+      {"  bool IsCapable() override { return true; }",
+       "  bool IsCapable() override { return true; }\n"
+       "  bool IsEveryCore() const override { return true; }"}};
+  const std::string first = Failure(refuses);
+  EXPECT_NE(first.find("it logged: AddCustom: the one-core tiling refuses"), std::string::npos)
+      << first;
+  EXPECT_NE(first.find("on case 'tiny'"), std::string::npos) << first;
+
+  testing::TextEdits later = refuses;
+  later.push_back({"OneCoreTiling, 100);", "OneCoreTiling, 300);"});
+  EXPECT_EQ(Failure(later), "");
+
+  const std::string none =
+      Failure({{"  bool IsCapable() override { return true; }",
+                "  bool IsCapable() override { return false; }"}});
+  EXPECT_NE(none.find("no registered tiling class handles this case (2 tried"),
+            std::string::npos)
+      << none;
 }
 
 }  // namespace

@@ -77,6 +77,32 @@ TEST_F(PackageTest, EveryRegisteredTilingStructIsVisibleToTheKernel) {
       << prelude;
 }
 
+// Tiling classes registered in either repository's spelling are listed, in order, for the
+// generated host include; a header defining the macro itself is not a registration.
+TEST_F(PackageTest, TilingClassRegistrationsAreListedForTheHostInclude) {
+  Write("op_host/my_tiling_classes.cpp",
+        "REGISTER_TILING_TEMPLATE(\"MyOp\", SmallTiling, 100);\n"
+        "REGISTER_OPS_TILING_TEMPLATE(MyOp, optiling::LargeTiling, kLarge + 1);\n"
+        "// REGISTER_TILING_TEMPLATE(\"MyOp\", Commented, 5);\n");
+  Write("op_host/registry.h",
+        "  #define REGISTER_TILING_TEMPLATE(op_type, class_name, priority) nothing\n");
+  auto p = LoadPackage(dir_->path());
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  ASSERT_EQ(p->tiling_templates.size(), 2u);
+  EXPECT_EQ(p->tiling_templates[0].op_type, "MyOp");
+  EXPECT_EQ(p->tiling_templates[0].class_name, "SmallTiling");
+  EXPECT_EQ(p->tiling_templates[1].class_name, "optiling::LargeTiling");
+  EXPECT_EQ(p->tiling_templates[1].priority, "kLarge + 1");
+  std::string host;
+  for (const auto& [name, text] : DescriberFiles(*p)) {
+    if (name == "cannbot_package_host.inc") host = text;
+  }
+  EXPECT_NE(host.find("CANNBOT_TILING_TEMPLATE(\"MyOp\", SmallTiling, 100) \\\n"
+                      "  CANNBOT_TILING_TEMPLATE(\"MyOp\", optiling::LargeTiling, kLarge + 1)\n"),
+            std::string::npos)
+      << host;
+}
+
 // The newer repositories keep a kernel per SoC: the default file, another that the Ascend950's
 // config names (opFile.value), and architecture folders for the host code. The emulated
 // SoC's (Ascend910B: the default kernel, op_host/arch22/) are the ones read.

@@ -195,13 +195,21 @@ void AddOnce(std::vector<std::string>* list, const std::string& item) {
   if (std::find(list->begin(), list->end(), item) == list->end()) list->push_back(item);
 }
 
-// The registrations outside the OpDef a host file makes (IMPL_OP_OPTILING ...), and the tiling
-// structs it registers (REGISTER_TILING_DATA_CLASS), the first being the default.
+// The registrations outside the OpDef a host file makes (IMPL_OP_OPTILING ...), its tiling
+// classes (REGISTER_TILING_TEMPLATE), and the tiling structs it registers
+// (REGISTER_TILING_DATA_CLASS), the first being the default.
 void NoteRegistrations(const std::string& code, Package* p) {
   static const std::regex kImpl(R"(\bIMPL_OP(_OPTILING|_INFERSHAPE)?\s*\()");
   static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
   for (std::sregex_iterator it(code.begin(), code.end(), kImpl), end; it != end; ++it) {
     AddOnce(&p->impl_registrations, (*it)[1].length() > 0 ? (*it)[1].str().substr(1) : "OP");
+  }
+  static const std::regex kTemplate(
+      R"re(\bREGISTER_(?:OPS_)?TILING_TEMPLATE\s*\(\s*"?(\w+)"?\s*,\s*([\w:]+)\s*,\s*([\w:+*() -]+?)\s*\))re");
+  for (std::sregex_iterator it(code.begin(), code.end(), kTemplate), end; it != end; ++it) {
+    const size_t line = code.rfind('\n', static_cast<size_t>(it->position())) + 1;
+    if (code.compare(code.find_first_not_of(" \t", line), 7, "#define") == 0) continue;
+    p->tiling_templates.push_back({(*it)[1].str(), (*it)[2].str(), (*it)[3].str()});
   }
   const bool in_optiling = code.find("namespace optiling") != std::string::npos;
   for (std::sregex_iterator it(code.begin(), code.end(), kRegister), end; it != end; ++it) {

@@ -47,6 +47,14 @@ struct Package {
   // Every REGISTER_TILING_DATA_CLASS struct ("optiling::TilingData"; one per tiling key where
   // a package registers several, for GET_TILING_DATA_WITH_STRUCT), the default first.
   std::vector<std::string> tiling_structs;
+  // The tiling classes the host code registers (REGISTER_TILING_TEMPLATE("Op", Class, 100),
+  // REGISTER_OPS_TILING_TEMPLATE(Op, Class, 100)), in the order written.
+  struct TilingTemplate {
+    std::string op_type;
+    std::string class_name;
+    std::string priority;  // as written: a number or a constant's name
+  };
+  std::vector<TilingTemplate> tiling_templates;
   // The default struct, GET_TILING_DATA's; "" when none is registered.
   std::string TilingType() const { return tiling_structs.empty() ? "" : tiling_structs.front(); }
 

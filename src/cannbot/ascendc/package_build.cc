@@ -84,6 +84,12 @@ std::pair<std::string, std::string> HostInclude(const Package& package) {
   for (const std::string& kind : package.impl_registrations) {
     host += "#define CANNBOT_IMPL_" + kind + " 1\n";
   }
+  host += "#define CANNBOT_TILING_TEMPLATES";
+  for (const Package::TilingTemplate& t : package.tiling_templates) {
+    host += " \\\n  CANNBOT_TILING_TEMPLATE(\"" + t.op_type + "\", " + t.class_name + ", " +
+            t.priority + ")";
+  }
+  host += "\n";
   host += "#include \"cannbot_host_impl.h\"\n";
   return {"cannbot_package_host.inc", host};
 }

@@ -1,4 +1,4 @@
 // op_host/math_tiling_templates_registry.h: the include path an operator package's op_host code uses; cannbot's emulation
-// of the shared ops-math/ops-nn host helpers is in cannbot_host_ops_base.h (docs/ascendc.md, "Operator packages").
+// of the tiling class framework is in cannbot_host_tiling_base.h (docs/ascendc.md, "Operator packages").
 #pragma once
-#include "cannbot_host_ops_base.h"
+#include "cannbot_host_tiling_base.h"
