@@ -371,23 +371,30 @@ class InferDataTypeContext {
  public:
   const char* GetNodeName() const { return "InferDataType"; }
   ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
+  // Compiled only: cannbot takes output dtypes from the OpDef's combinations, so no attribute
+  // is ever set here.
+  const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
     if (i >= outputs_.size()) outputs_.resize(i + 1, ge::DT_UNDEFINED);
     outputs_[i] = t;
     return ge::GRAPH_SUCCESS;
   }
   std::vector<ge::DataType> inputs_, outputs_;
+  RuntimeAttrs attrs_;
 };
 
 class Range {
  public:
   Shape* GetMin() { return &min_; }
   Shape* GetMax() { return &max_; }
+  const Shape* GetMin() const { return &min_; }
+  const Shape* GetMax() const { return &max_; }
   Shape min_, max_;
 };
 
 class InferShapeRangeContext {
  public:
+  const char* GetNodeName() const { return "InferShapeRange"; }
   const Range* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
   Range* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   std::vector<Range> inputs_, outputs_;
