@@ -24,8 +24,7 @@
 #include <ucontext.h>
 
 #include <cstdint>
-#include <functional>
-#include <memory>
+#include <utility>
 #include <vector>
 
 #include "cannbot_ascendc_tensor.h"
@@ -35,10 +34,15 @@ namespace cannbot_ascendc {
 class BlockScheduler {
  public:
   // `run(b)` is block b's kernel; `done(b)` reads the Runtime after block b returned and passed
-  // the end-of-kernel checks.
-  BlockScheduler(uint32_t block_dim, std::function<void(uint32_t)> run,
-                 std::function<void(uint32_t)> done)
-      : blocks_(block_dim), run_(std::move(run)), done_(std::move(done)) {}
+  // the end-of-kernel checks. Both are borrowed for the scheduler's lifetime.
+  template <typename Run, typename Done>
+  BlockScheduler(uint32_t block_dim, Run& run, Done& done)
+      : blocks_(block_dim),
+        run_(&Call<Run>),
+        run_arg_(&run),
+        done_(&Call<Done>),
+        done_arg_(&done) {}
+  // A launch ends with no block waiting (RunAll runs until none does), so none holds a state.
   ~BlockScheduler() {
     for (Block& b : blocks_) FreeStack(b.stack);
     for (void* stack : free_stacks_) FreeStack(stack);
@@ -46,9 +50,14 @@ class BlockScheduler {
   BlockScheduler(const BlockScheduler&) = delete;
   BlockScheduler& operator=(const BlockScheduler&) = delete;
 
-  void RunAll() {
+  // `first_alone`: stop after block 0 when it returns without calling SyncAll (a sample's
+  // discovery run, which needs one block's copies unless the blocks wait for each other).
+  void RunAll(bool first_alone = false) {
     R().set_scheduler(this);
-    for (uint32_t b = 0; b < blocks_.size(); ++b) Start(b);
+    for (uint32_t b = 0; b < blocks_.size(); ++b) {
+      Start(b);
+      if (first_alone && b == 0 && blocks_[0].finished) break;
+    }
     for (uint32_t round = 1; AnyWaiting(); ++round) {
       CheckEveryBlockArrived(round);
       for (uint32_t b = 0; b < blocks_.size(); ++b) {
@@ -72,7 +81,13 @@ class BlockScheduler {
     Block& block = blocks_[current_];
     ++block.barriers;
     block.waiting = true;
-    block.saved.reset(R().SaveBlock());
+    block.saved = R().SaveBlock();
+    // Set here, so that a kernel without SyncAll never compiles the code that moves a
+    // Runtime back and frees it (it is most of what the scheduler would add to every build).
+    restore_ = [](Runtime* saved) {
+      R().RestoreBlock(std::move(*saved));
+      delete saved;
+    };
     swapcontext(&block.context, &scheduler_);
   }
 
@@ -96,7 +111,7 @@ class BlockScheduler {
     bool waiting = false;
     bool finished = false;
     bool soft_synced = false;  // reached a soft SyncAll before
-    std::unique_ptr<Runtime> saved;
+    Runtime* saved = nullptr;  // while waiting: its state, set aside (SaveBlock)
   };
 
   void Start(uint32_t b) {
@@ -118,8 +133,8 @@ class BlockScheduler {
   void Resume(uint32_t b) {
     Block& block = blocks_[b];
     block.waiting = false;
-    R().RestoreBlock(*block.saved);
-    block.saved.reset();
+    restore_(block.saved);
+    block.saved = nullptr;
     current_ = b;
     swapcontext(&scheduler_, &block.context);
     AfterSwitch(b);
@@ -137,9 +152,9 @@ class BlockScheduler {
   static void Entry(unsigned high, unsigned low) {
     auto* self = reinterpret_cast<BlockScheduler*>((static_cast<uintptr_t>(high) << 32) | low);
     const uint32_t b = self->current_;
-    self->run_(b);
+    self->run_(self->run_arg_, b);
     R().EndBlock();
-    self->done_(b);
+    self->done_(self->done_arg_, b);
     self->blocks_[b].finished = true;
   }  // uc_link returns to the scheduler
 
@@ -186,8 +201,15 @@ class BlockScheduler {
 
   std::vector<Block> blocks_;
   std::vector<void*> free_stacks_;
-  std::function<void(uint32_t)> run_;
-  std::function<void(uint32_t)> done_;
+  template <typename F>
+  static void Call(void* f, uint32_t block) {
+    (*static_cast<F*>(f))(block);
+  }
+  void (*run_)(void*, uint32_t);
+  void* run_arg_;
+  void (*done_)(void*, uint32_t);
+  void* done_arg_;
+  void (*restore_)(Runtime* saved) = nullptr;
   ucontext_t scheduler_;
   uint32_t current_ = 0;
 };

@@ -14,7 +14,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -175,12 +174,10 @@ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcL
   const bool shapes_fit = srcShape[axis] == 1 && (dim == 1 || srcShape[1 - axis] == dstShape[1 - axis]);
   if (!shapes_fit || rows == 0 || cols == 0) {
     cannbot_ascendc::Violation("bad-argument",
-                               "%s<dim %d, axis %d> from srcShape [%u%s%s] to dstShape [%u%s%s]: "
-                               "the source must be 1 along the axis and match the rest", kApi,
-                               dim, axis, srcShape[0], dim == 2 ? ", " : "",
-                               dim == 2 ? std::to_string(srcShape[dim - 1]).c_str() : "",
-                               dstShape[0], dim == 2 ? ", " : "",
-                               dim == 2 ? std::to_string(dstShape[dim - 1]).c_str() : "");
+                               "%s<dim %d, axis %d> from srcShape [%u, %u] to dstShape [%u, %u] "
+                               "(dim 1: the first only): the source must be 1 along the axis "
+                               "and match the rest", kApi, dim, axis, srcShape[0],
+                               srcShape[dim - 1], dstShape[0], dstShape[dim - 1]);
   }
   const uint64_t src_elems = dim == 1 ? 1 : (axis == 1 ? rows : cols);
   const uint64_t dst_elems = static_cast<uint64_t>(rows) * cols;

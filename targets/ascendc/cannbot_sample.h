@@ -6,8 +6,9 @@
 //  - Discovery (a program cannbot generates and runs confined, among the sample's files and
 //    data): main() runs as written. Its ICPU_RUN_KF prints the launch (kernel, block dim, each
 //    argument: the size of its GmAlloc allocation, and the bytes of every allocation past the
-//    op's CANNBOT_SAMPLE_TENSORS tensors and of every by-value argument), runs the kernel's
-//    blocks on those buffers so each tensor's element type shows at its first copy
+//    op's CANNBOT_SAMPLE_TENSORS tensors and of every by-value argument), runs block 0 of
+//    the kernel (every block when it calls SyncAll) on those buffers so each tensor's
+//    element type shows at its first copy
 //    (`cannbot-sample-type:`), prints `cannbot-sample-end` and ends the program.
 //  - Replay (the runner's cpu-ABI call): Replay() launches the kernel with the recorded block
 //    dim and arguments, the op's tensors in place of the sample's, through
@@ -173,11 +174,10 @@ template <typename... P, typename... A>
       }(),
       ...);
   R().set_tiling_key(TilingKey().key);
-  // Every block runs (as in the launch it replays), so a soft SyncAll finds its partners.
-  cannbot_ascendc::BlockScheduler(
-      R().block_dim(), [&](uint32_t) { kernel(static_cast<P>(Viewed(args, views))...); },
-      [](uint32_t) {})
-      .RunAll();
+  // Block 0 shows the types; every block runs when it waits at a SyncAll for the others.
+  auto run = [&](uint32_t) { kernel(static_cast<P>(Viewed(args, views))...); };
+  auto done = [](uint32_t) {};
+  cannbot_ascendc::BlockScheduler(R().block_dim(), run, done).RunAll(/*first_alone=*/true);
   std::printf("cannbot-sample-end\n");
   std::fflush(stdout);
   std::_Exit(0);
