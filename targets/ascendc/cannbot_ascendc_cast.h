@@ -156,8 +156,9 @@ inline D FittingInteger(double v) {
 }
 
 // One element converted as Cast converts it.
+// `deq_scale`: the DEQSCALE register (SetDeqScale), read once per instruction by the caller.
 template <typename D, typename S>
-inline D CastElement(S value, RoundMode mode) {
+inline D CastElement(S value, RoundMode mode, float deq_scale) {
   if constexpr (kCastInteger<D> && kCastInteger<S>) {
     return FittingInteger<D, S>(static_cast<double>(value));
   } else if constexpr (kCastInteger<D>) {
@@ -167,7 +168,7 @@ inline D CastElement(S value, RoundMode mode) {
     float v = static_cast<float>(value);  // exact from 16-bit types and small integers
     if constexpr (std::is_same<D, half>::value) {
       // s32 -> f16 is a dequantisation on the device: it scales by DEQSCALE (SetDeqScale).
-      if constexpr (std::is_same<S, int32_t>::value) v *= cannbot_ascendc::R().deq_scale();
+      if constexpr (std::is_same<S, int32_t>::value) v *= deq_scale;
       return RoundToHalf(v, mode);
     } else if constexpr (std::is_same<D, bfloat16_t>::value) {
       return RoundToBf16(v, mode);
@@ -192,8 +193,9 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Rou
   cannbot_detail::CheckCast<D, S>(mode);
   cannbot_detail::Operand(src, count, "Cast", cannbot_detail::Access::kRead);
   cannbot_detail::Operand(dst, count, "Cast", cannbot_detail::Access::kWrite);
+  const float deq_scale = cannbot_ascendc::R().deq_scale();
   for (uint32_t i = 0; i < count; ++i) {
-    dst.cb_data_[i] = cannbot_detail::CastElement<D>(src.cb_data_[i], mode);
+    dst.cb_data_[i] = cannbot_detail::CastElement<D>(src.cb_data_[i], mode, deq_scale);
   }
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * 4u, false);
 }

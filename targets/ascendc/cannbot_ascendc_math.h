@@ -139,18 +139,19 @@ inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue,
     d[i] = static_cast<T>(static_cast<float>(firstValue) + static_cast<float>(diffValue) * i);
   }
   cannbot_ascendc::R().counters().scalar_ops += static_cast<uint64_t>(head);
-  for (int32_t step = 8; step < count; step *= 8) {
-    const int32_t limit = step == 8 ? 64 : count;  // 8-element blocks up to 64, then 64s
+  // Each block of `step` elements up to `end` is the one before it plus step x diffValue.
+  auto extend = [&](int32_t step, int32_t end) {
     const float add = static_cast<float>(static_cast<T>(static_cast<float>(diffValue) * step));
-    for (int32_t start = step; start < limit && start < count; start += step) {
-      const int32_t n = count - start < step ? count - start : step;
+    for (int32_t start = step; start < end; start += step) {
+      const int32_t n = end - start < step ? end - start : step;
       for (int32_t i = 0; i < n; ++i) {
         d[start + i] = static_cast<T>(static_cast<float>(d[start - step + i]) + add);
       }
       cannbot_ascendc::CountVector(static_cast<uint64_t>(n) * sizeof(T), false);
     }
-    if (step == 64) break;
-  }
+  };
+  extend(8, count < 64 ? count : 64);
+  if (count > 64) extend(64, count);
 }
 
 // Broadcast (BroadCast in older releases): src of srcShape, 1 along `axis`, repeated along it

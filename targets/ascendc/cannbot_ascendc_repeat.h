@@ -393,9 +393,11 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Rou
   constexpr uint32_t kWide = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
   const auto plan = cannbot_detail::MaskPlan<isSetMask>(
       cannbot_detail::MaskArg(mask), repeatTimes, cannbot_ascendc::kRepeatBytes / kWide, "Cast");
-  cannbot_detail::MapLanes(dst, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, src,
-                           {repeatParams.srcBlkStride, repeatParams.srcRepStride}, plan, "Cast",
-                           false, [mode](S v) { return cannbot_detail::CastElement<D>(v, mode); });
+  const float deq_scale = cannbot_ascendc::R().deq_scale();
+  cannbot_detail::MapLanes(
+      dst, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, src,
+      {repeatParams.srcBlkStride, repeatParams.srcRepStride}, plan, "Cast", false,
+      [mode, deq_scale](S v) { return cannbot_detail::CastElement<D>(v, mode, deq_scale); });
 }
 
 }  // namespace AscendC

@@ -147,11 +147,6 @@ class TilingRegistry {
     }
     return Run(context, chosen);
   }
-  // ops-math's arch-aware form: cannbot emulates one architecture.
-  ge::graphStatus DoTilingImpl(gert::TilingContext* context,
-                               const std::vector<int32_t>& priorities, int32_t) {
-    return DoTilingImpl(context, priorities);
-  }
 
  private:
   static std::vector<TemplateRecord> Registered(const char* op_type) {

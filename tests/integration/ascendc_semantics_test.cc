@@ -194,6 +194,11 @@ static void AtomicBody(GM_ADDR out) {
     LocalTensor<float> f = buf.Get<float>();
     ArithProgression<float>(f, 0.5f, 0.25f, 16);
     CHECK(f.GetValue(0) == 0.5f && f.GetValue(7) == 2.25f && f.GetValue(15) == 4.25f);
+    TBuf<TPosition::VECCALC> longer;  // past 64 elements the blocks are 64 long
+    pipe.InitBuffer(longer, 100 * 4);
+    LocalTensor<float> g = longer.Get<float>();
+    ArithProgression<float>(g, 1.0f, 1.0f, 100);
+    CHECK(g.GetValue(63) == 64.0f && g.GetValue(64) == 65.0f && g.GetValue(99) == 100.0f);
     LocalTensor<int32_t> n = buf.Get<int32_t>();
     ArithProgression<int32_t>(n, 3, 1000, 10);
     CHECK(n.GetValue(9) == 9003);

@@ -339,7 +339,7 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::st
                                      ", which cannbot's launch does not run");
     }
     return Status::InvalidArgument(
-        who + ": the kernel never copied tensor " + std::to_string(t) +
+        who + ": block 0 of the kernel never copied tensor " + std::to_string(t) +
         ", so its element type is unknown (the run " +
         (violation.empty() ? (finished ? "finished" : "stopped early; it " + ended)
                            : "stopped at: " + violation) +

@@ -73,7 +73,7 @@ struct SampleLaunch {
 PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors);
 // Parses its output. InvalidArgument naming the problem: no launch, a pointer that is no
 // GmAlloc allocation, fewer GM arguments than the op has tensors, a tensor whose type the
-// kernel's blocks never showed, a size that is not whole elements.
+// kernel's block 0 never showed, a size that is not whole elements.
 // `ended`: how the program ended, for messages ("exit 0", "killed by SIGFPE").
 Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::string& ended,
                                        const Sample& sample, size_t tensors);
