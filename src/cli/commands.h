@@ -42,6 +42,10 @@ Command RegisterEval(CLI::App& app, const ops::Registry& registry);
 // Adds --insecure-sandbox (docs/security.md) to a command that runs untrusted kernels.
 void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox);
 
+// Adds --operator (the operator of a package that defines several) to a command that takes
+// --package.
+void AddOperatorFlag(CLI::App* cmd, std::string* operator_name);
+
 // cannbot's own settings for a command that builds a validator: FILE (--config, "" = none)
 // with the CANNBOT_* variables over it, and --insecure-sandbox over both.
 Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox);

@@ -35,6 +35,7 @@ struct DiagnoseFlags {
   std::string op;
   std::string source;
   std::string package;  // --package: an Ascend C operator package (--target ascendc)
+  std::string operator_name;  // --operator: of a package that defines several
   std::string target_name{target::Default().name()};
   std::string db;
   bool no_counters = false;
@@ -52,7 +53,8 @@ struct Loaded {
 Result<Loaded> EstimatedProfile(const DiagnoseFlags& flags, const ops::Registry& registry,
                                 const target::Target& target, validator::Validator& validator) {
   if (!flags.package.empty()) {
-    CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package, ascendc::LoadPackage(flags.package));
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package,
+                             ascendc::LoadPackage(flags.package, flags.operator_name));
     CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimatePackageProfile(
                                                      validator, registry, flags.op, package));
     return Loaded{std::move(p), flags.package + " (emulated as " + flags.op +
@@ -193,6 +195,7 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--package", flags->package,
                   "Self-profile an Ascend C operator package (op_host/ + op_kernel/) from its "
                   "emulated launch, every dtype combination (--target ascendc)");
+  AddOperatorFlag(cmd, &flags->operator_name);
   cmd->add_option("--target", flags->target_name,
                   "Self-profile: what the kernel is written for: " + target::Names())
       ->capture_default_str();

@@ -12,6 +12,12 @@ void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox) {
                  "(each missing layer is then listed in every report)");
 }
 
+void AddOperatorFlag(CLI::App* cmd, std::string* operator_name) {
+  cmd->add_option("--operator", *operator_name,
+                  "The operator to run of a package that defines several (its OpDef type, "
+                  "AddCustom, or its kernel entry, add_custom)");
+}
+
 Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox) {
   config::Config config;
   if (!file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(file, &config));

@@ -23,6 +23,7 @@ namespace {
 struct SuggestFlags {
   std::string file;
   std::string package;  // --package: an Ascend C operator package instead of FILE
+  std::string operator_name;  // --operator: of a package that defines several
   std::string op;
   std::string profile;
   std::string format = "auto";
@@ -75,8 +76,10 @@ Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
   engine::JobSpec spec;
   spec.op = flags.op;
   if (!flags.package.empty()) {  // read and checked here, so a daemon gets only good packages
-    CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package, ascendc::LoadPackage(flags.package));
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Package package,
+                             ascendc::LoadPackage(flags.package, flags.operator_name));
     spec.package = std::move(package.files);
+    spec.package_operator = package.chosen_operator;
     spec.name = KernelName(flags.package);
   } else if (IsSampleDir(flags.file)) {  // likewise a sample's sources (not its input/*.bin)
     CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, ascendc::LoadSample(flags.file));
@@ -231,6 +234,7 @@ Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--package", flags->package,
                   "An Ascend C operator package (op_host/ + op_kernel/) instead of FILE "
                   "(--target ascendc, with --llm and --model; --out DIR gets the changed files)");
+  AddOperatorFlag(cmd, &flags->operator_name);
   cmd->add_option("--op", flags->op, "Op the kernel implements (see `cannbot ops`)")->required();
   cmd->add_option("--profile", flags->profile, "Profiler output for this kernel");
   cmd->add_option("--format", flags->format,

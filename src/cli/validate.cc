@@ -22,6 +22,7 @@ struct ValidateFlags {
   std::string baseline;
   std::string package;           // --package: an operator package (ascendc target)
   std::string baseline_package;  // --baseline-package
+  std::string operator_name;     // --operator: of packages that define several
   bool json = false;
   uint64_t seed = 0;
   bool seed_given = false;
@@ -101,11 +102,11 @@ int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
   }
   engine::PackageRequest request;
   request.op = flags.op;
-  auto candidate = ascendc::LoadPackage(flags.package);
+  auto candidate = ascendc::LoadPackage(flags.package, flags.operator_name);
   if (!candidate.ok()) return ReportError(candidate.status(), flags.json);
   request.candidate = std::move(candidate).value();
   if (!flags.baseline_package.empty()) {
-    auto baseline = ascendc::LoadPackage(flags.baseline_package);
+    auto baseline = ascendc::LoadPackage(flags.baseline_package, flags.operator_name);
     if (!baseline.ok()) return ReportError(baseline.status(), flags.json);
     request.baseline = std::move(baseline).value();
   }
@@ -194,6 +195,7 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
   cmd->add_option("--package", flags->package,
                   "An Ascend C operator package (op_host/ + op_kernel/) instead of --candidate; "
                   "every dtype combination of its OpDef is validated (--target ascendc)");
+  AddOperatorFlag(cmd, &flags->operator_name);
   cmd->add_option("--baseline-package", flags->baseline_package,
                   "The operator package --package replaces (default: none, compile and numeric "
                   "layers only)");

@@ -58,37 +58,73 @@ uint32_t DtypeBits(const std::string& dtype) {
   return r == nullptr ? 0 : r->bits;
 }
 
-float AsLaunched(const std::string& dtype, float value) {
-  if (dtype == "float16") return QuantizeToHalf(value);
-  if (dtype == "bfloat16") return QuantizeToBf16(value);
-  if (dtype == "bool") return value != 0.0f ? 1.0f : 0.0f;
+LaunchedValue::LaunchedValue(const std::string& dtype) {
   const Row* r = Find(dtype);
-  if (r == nullptr || !r->integer) return value;
-  if (std::isnan(value)) return 0.0f;
+  if (r == nullptr) return;
+  const std::string name = r->name;
+  if (name == "float16") kind_ = Kind::kHalf;
+  if (name == "bfloat16") kind_ = Kind::kBfloat16;
+  if (name == "bool") kind_ = Kind::kBool;
+  if (kind_ != Kind::kAsIs || !r->integer) return;
+  kind_ = Kind::kInteger;
+  lowest_ = r->lowest;
   // The top is the largest float not above the type's maximum, as the launch saturates.
   const int digits = static_cast<int>(r->bits) - (r->lowest < 0 ? 1 : 0);
-  const float top = digits <= 24 ? static_cast<float>(r->highest)
-                                 : std::nextafter(std::ldexp(1.0f, digits), 0.0f);
-  const double v = std::nearbyint(static_cast<double>(value));
-  return v < r->lowest ? static_cast<float>(r->lowest)
-                       : v > static_cast<double>(top) ? top : static_cast<float>(v);
+  top_ = digits <= 24 ? static_cast<float>(r->highest)
+                      : std::nextafter(std::ldexp(1.0f, digits), 0.0f);
 }
 
-float AsIntegerResult(const std::string& dtype, float value) {
-  const Row* r = Find(dtype);
-  if (r == nullptr || !r->integer) return AsLaunched(dtype, value);
-  if (dtype == "bool") return value != 0.0f ? 1.0f : 0.0f;
+float LaunchedValue::operator()(float value) const {
+  switch (kind_) {
+    case Kind::kAsIs: return value;
+    case Kind::kHalf: return QuantizeToHalf(value);
+    case Kind::kBfloat16: return QuantizeToBf16(value);
+    case Kind::kBool: return value != 0.0f ? 1.0f : 0.0f;
+    case Kind::kInteger: break;
+  }
+  if (std::isnan(value)) return 0.0f;
+  const double v = std::nearbyint(static_cast<double>(value));
+  return v < lowest_ ? static_cast<float>(lowest_)
+                     : v > static_cast<double>(top_) ? top_ : static_cast<float>(v);
+}
+
+float AsLaunched(const std::string& dtype, float value) { return LaunchedValue(dtype)(value); }
+
+namespace {
+
+// AsIntegerResult for the integer type `r` (not bool).
+float WrappedToWidth(const Row& r, float value) {
   if (std::isnan(value) || std::isinf(value)) return 0.0f;
   // Powers of two and integral floats: every step below is exact in double.
-  const double span = std::ldexp(1.0, static_cast<int>(r->bits));  // 2^bits
+  const double span = std::ldexp(1.0, static_cast<int>(r.bits));  // 2^bits
   double v = std::fmod(std::nearbyint(static_cast<double>(value)), span);  // (-span, span)
-  if (r->lowest < 0) {
+  if (r.lowest < 0) {
     if (v >= span / 2) v -= span;
     if (v < -span / 2) v += span;
   } else if (v < 0) {
     v += span;
   }
   return static_cast<float>(v);
+}
+
+}  // namespace
+
+float AsIntegerResult(const std::string& dtype, float value) {
+  std::vector<float> one{value};
+  AsIntegerResults(dtype, &one);
+  return one[0];
+}
+
+void AsIntegerResults(const std::string& dtype, std::vector<float>* values) {
+  const Row* r = Find(dtype);
+  if (r == nullptr || !r->integer) {
+    const LaunchedValue launched(dtype);
+    for (float& v : *values) v = launched(v);
+  } else if (dtype == "bool") {
+    for (float& v : *values) v = v != 0.0f ? 1.0f : 0.0f;
+  } else {
+    for (float& v : *values) v = WrappedToWidth(*r, v);
+  }
 }
 
 std::string FirstUnlaunchable(const std::vector<std::string>& dtypes) {

@@ -28,11 +28,27 @@ bool IsIntegerDtype(const std::string& dtype);
 uint32_t DtypeBits(const std::string& dtype);
 // One fp32 value as the launch stores it in a tensor of `dtype`, read back as fp32.
 float AsLaunched(const std::string& dtype, float value);
+
+// AsLaunched with `dtype` looked up once, for loops over every element of a tensor (the
+// judge converts millions). Copyable, immutable: safe to share between threads.
+class LaunchedValue {
+ public:
+  explicit LaunchedValue(const std::string& dtype);
+  float operator()(float value) const;
+
+ private:
+  enum class Kind { kAsIs, kHalf, kBfloat16, kBool, kInteger };
+  Kind kind_ = Kind::kAsIs;
+  double lowest_ = 0;  // kInteger: the range a value saturates to
+  float top_ = 0;
+};
 // What an integer output of `dtype` holds for the reference's fp32 `value`: the nearest
 // integer, wrapped to the type's width as two's complement hardware wraps (so do NumPy and
 // PyTorch integer ops; kernels that widen int8 to add emulate exactly that). bool: value != 0.
 // Other dtypes: AsLaunched.
 float AsIntegerResult(const std::string& dtype, float value);
+// AsIntegerResult of each of `values`, in place.
+void AsIntegerResults(const std::string& dtype, std::vector<float>* values);
 // The first dtype in `dtypes` the emulation does not launch; "" when all are launchable.
 std::string FirstUnlaunchable(const std::vector<std::string>& dtypes);
 

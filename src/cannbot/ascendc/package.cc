@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cannbot/ascendc/package_operators.h"
 #include "cannbot/util/fs.h"
 
 namespace cannbot::ascendc {
@@ -198,7 +199,7 @@ void AddOnce(std::vector<std::string>* list, const std::string& item) {
 // The registrations outside the OpDef a host file makes (IMPL_OP_OPTILING ...), its tiling
 // classes (REGISTER_TILING_TEMPLATE), and the tiling structs it registers
 // (REGISTER_TILING_DATA_CLASS), the first being the default.
-void NoteRegistrations(const std::string& code, Package* p) {
+void NoteRegistrations(const std::string& code, const OperatorChoice& choice, Package* p) {
   static const std::regex kImpl(R"(\bIMPL_OP(_OPTILING|_INFERSHAPE)?\s*\()");
   static const std::regex kRegister(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\))");
   for (std::sregex_iterator it(code.begin(), code.end(), kImpl), end; it != end; ++it) {
@@ -209,19 +210,28 @@ void NoteRegistrations(const std::string& code, Package* p) {
   for (std::sregex_iterator it(code.begin(), code.end(), kTemplate), end; it != end; ++it) {
     const size_t line = code.rfind('\n', static_cast<size_t>(it->position())) + 1;
     if (code.compare(code.find_first_not_of(" \t", line), 7, "#define") == 0) continue;
+    if (!choice.Owns((*it)[1].str())) continue;
     p->tiling_templates.push_back({(*it)[1].str(), (*it)[2].str(), (*it)[3].str()});
   }
   const bool in_optiling = code.find("namespace optiling") != std::string::npos;
   for (std::sregex_iterator it(code.begin(), code.end(), kRegister), end; it != end; ++it) {
+    if (!choice.Owns((*it)[1].str())) continue;
     const std::string type = (in_optiling ? "optiling::" : "") + (*it)[2].str();
     AddOnce(&p->tiling_structs, type);
   }
 }
 
-// The host translation units, the tiling headers and registrations, and the op_kernel header
-// that declares a template entry's parameters.
-void FindHostParts(const PackageFiles& files, Package* p) {
+bool IsHostUnit(const std::string& name) {
+  return name.rfind("op_host/", 0) == 0 && !IsAclnnInterface(name) && !InOtherArchFolder(name) &&
+         (EndsWith(name, ".cpp") || EndsWith(name, ".cc"));
+}
+
+// The host translation units (those of the chosen operator), the tiling headers and
+// registrations, and the op_kernel header that declares a template entry's parameters.
+void FindHostParts(const PackageFiles& files, const OperatorChoice& choice, Package* p) {
   for (const auto& [name, text] : files) {
+    const auto& left_out = choice.left_out;
+    if (std::find(left_out.begin(), left_out.end(), name) != left_out.end()) continue;
     const std::string code = WithoutComments(text);
     const bool unit = EndsWith(name, ".cpp") || EndsWith(name, ".cc");
     if (name.rfind("op_kernel/", 0) == 0 && !unit && p->template_header.empty() &&
@@ -236,7 +246,7 @@ void FindHostParts(const PackageFiles& files, Package* p) {
     if (header && code.find("BEGIN_TILING_DATA_DEF") != std::string::npos) {
       p->tiling_headers.push_back(name);
     }
-    NoteRegistrations(code, p);
+    NoteRegistrations(code, choice, p);
   }
 }
 
@@ -255,14 +265,15 @@ std::string Package::Describe() const {
   return "package " + dir + " (kernel " + entry + " in " + kernel_file + ")";
 }
 
-Result<Package> LoadPackage(const std::string& dir) {
+Result<Package> LoadPackage(const std::string& dir, const std::string& operator_name) {
   PackageFiles files;
   CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, "op_host", &files));
   CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, "op_kernel", &files));
-  return PackageFromFiles(dir, std::move(files));
+  return PackageFromFiles(dir, std::move(files), operator_name);
 }
 
-Result<Package> PackageFromFiles(const std::string& label, PackageFiles files) {
+Result<Package> PackageFromFiles(const std::string& label, PackageFiles files,
+                                 const std::string& operator_name) {
   if (files.size() > 2 * kMaxFiles) {
     return Status::InvalidArgument("the package " + label + " has more than " +
                                    std::to_string(2 * kMaxFiles) + " files");
@@ -293,13 +304,31 @@ Result<Package> PackageFromFiles(const std::string& label, PackageFiles files) {
   Package p;
   p.dir = label;
   p.files = std::move(files);
-  FindHostParts(p.files, &p);
+  std::vector<std::pair<std::string, std::string>> units;
+  for (const auto& [name, text] : p.files) {
+    if (IsHostUnit(name)) units.emplace_back(name, WithoutComments(text));
+  }
+  CANNBOT_ASSIGN_OR_RETURN(const OperatorChoice choice,
+                           ChooseOperator(units, operator_name, label));
+  if (choice.several) p.chosen_operator = choice.type;
+  FindHostParts(p.files, choice, &p);
   if (p.host_units.empty()) {
     return Status::InvalidArgument("the package " + label +
                                    " has no .cpp file in op_host/ (the OpDef and tiling function)");
   }
   CANNBOT_ASSIGN_OR_RETURN(std::vector<Entry> entries, FindEntries(p.files));
   entries = EmulatedSocEntries(p.files, std::move(entries));
+  if (entries.size() > 1 || !p.chosen_operator.empty()) {  // the chosen operator's entry
+    const auto it = std::find_if(entries.begin(), entries.end(),
+                                 [&](const Entry& e) { return e.name == choice.entry; });
+    if (it != entries.end()) {
+      entries = {*it};
+    } else if (!p.chosen_operator.empty()) {
+      return Status::InvalidArgument("the package " + label + " has no kernel entry " +
+                                     choice.entry + " in op_kernel/ for its operator " +
+                                     choice.type);
+    }
+  }
   if (entries.empty()) {
     return Status::InvalidArgument(
         "the package " + label + " has no kernel entry point in op_kernel/ (extern \"C\" "

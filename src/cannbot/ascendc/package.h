@@ -31,6 +31,9 @@ using PackageFiles = std::vector<std::pair<std::string, std::string>>;  // relat
 
 struct Package {
   std::string dir;            // as given, for messages
+  // The OpDef type run, when the package defines several operators (package_operators.h);
+  // "" when it defines one. Read again with it (PackageFromFiles) to get the same operator.
+  std::string chosen_operator;
   PackageFiles files;         // every op_host/ and op_kernel/ source and header
   std::string kernel_file;    // "op_kernel/add_custom.cpp": the file defining the entry
   std::string entry;          // "add_custom"
@@ -75,11 +78,14 @@ std::string WithoutComments(const std::string& text);
 
 // Reads DIR. Errors (InvalidArgument, each naming the file and the cause): no op_host/ or
 // op_kernel/, no host .cpp, no or several kernel entry points, an entry with parameters other
-// than GM_ADDR, files too large or not text.
-Result<Package> LoadPackage(const std::string& dir);
+// than GM_ADDR, files too large or not text, several operators and none named.
+// `operator_name`: the operator to run when the package defines several (an OpDef type or its
+// kernel entry; package_operators.h); "" for a package of one.
+Result<Package> LoadPackage(const std::string& dir, const std::string& operator_name = "");
 // The same from files a request carried (`label` names the package in messages): each path
 // must be plain, relative and under op_host/ or op_kernel/, with a source extension.
-Result<Package> PackageFromFiles(const std::string& label, PackageFiles files);
+Result<Package> PackageFromFiles(const std::string& label, PackageFiles files,
+                                 const std::string& operator_name = "");
 
 // One tensor of the OpDef: its dtype per supported combination (column i of every tensor
 // together is combination i, as the OpDef lists them).

@@ -17,6 +17,7 @@ engine::JobSpec KernelJobSpec(const KernelInput& input, const KernelJobSettings&
   spec.target = job.target;
   if (job.package) {
     spec.package = input.package;
+    spec.package_operator = job.package_operator;
     spec.target = *target::Parse("ascendc");  // a package is Ascend C
   }
   if (!input.profile_text.empty()) {

@@ -43,6 +43,7 @@ void PlanPackage(const RepoConfig& config, const ChangedFile& file,
   KernelJob job;
   job.path = dir;
   job.package = true;
+  job.package_operator = rule->operator_name;
   job.op = rule->op;
   job.added = file.status == 'A';
   planned->emplace(dir, plan->jobs.size());

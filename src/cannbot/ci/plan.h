@@ -20,6 +20,7 @@ namespace cannbot::ci {
 struct KernelJob {
   std::string path;  // repository-relative: the kernel, or the package's directory
   bool package = false;  // an Ascend C operator package (target ascendc)
+  std::string package_operator;  // of a package that defines several ("" = its only one)
   std::string op;
   const target::Target* target = nullptr;  // null = target::Default()
   bool added = false;   // new in this change (rather than modified)

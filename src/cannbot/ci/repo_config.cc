@@ -67,9 +67,10 @@ Status ReadRule(const Json& j, const std::string& where, KernelRule* rule) {
 
 Status ReadPackageRule(const Json& j, const std::string& where, PackageRule* rule) {
   if (!j.is_object()) return Status::InvalidArgument("'" + where + "' is not a table");
-  CANNBOT_RETURN_IF_ERROR(OnlyKeys(j, {"dir", "op"}, where + "."));
+  CANNBOT_RETURN_IF_ERROR(OnlyKeys(j, {"dir", "op", "operator"}, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "dir", &rule->dir, where + "."));
   CANNBOT_RETURN_IF_ERROR(Read(j, "op", &rule->op, where + "."));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "operator", &rule->operator_name, where + "."));
   while (rule->dir.size() > 1 && rule->dir.back() == '/') rule->dir.pop_back();
   if (rule->dir.empty()) return Status::InvalidArgument("'" + where + "' has no dir");
   CANNBOT_RETURN_IF_ERROR(CheckGlob(rule->dir).WithContext(where));

@@ -24,6 +24,8 @@
 //   dir = "ops/*_custom"             # to a file under a matching directory's op_host/ or
 //   op = "add"                       # op_kernel/ plans one job for the whole package (with
 //                                    # an LLM; [[kernels]] rules are matched first)
+//   operator = "AddCustom"           # optional; the one to run where a package defines
+//                                    # several operators (its OpDef type or kernel entry)
 //
 // Unknown keys are errors (a typo must not silently disable a threshold).
 //
@@ -57,6 +59,7 @@ struct KernelRule {
 struct PackageRule {
   std::string dir;  // a glob of package directories (ci/glob.h)
   std::string op;
+  std::string operator_name;  // "operator": of packages that define several ("" = the only one)
 };
 
 struct Thresholds {

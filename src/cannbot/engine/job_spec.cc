@@ -90,13 +90,25 @@ Status CheckName(const std::string& name) {
 
 }  // namespace
 
-Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, const char* key) {
+Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, const char* key,
+                                                          std::string* operator_name) {
   const auto it = body.find(key);
   if (it == body.end() || it->is_null()) return std::optional<ascendc::PackageFiles>();
   const std::string field = std::string("field '") + key + "'";
-  if (!it->is_object() || it->size() != 1 || !it->contains("files") ||
+  const bool named = operator_name != nullptr && it->is_object() && it->contains("operator");
+  if (!it->is_object() || it->size() != (named ? 2u : 1u) || !it->contains("files") ||
       !(*it)["files"].is_object()) {
-    return Status::InvalidArgument(field + " must be {\"files\": {path: source text, ...}}");
+    return Status::InvalidArgument(
+        field + " must be {\"files\": {path: source text, ...}" +
+        (operator_name != nullptr ? ", \"operator\": \"OpType\" (optional)}" : "}"));
+  }
+  if (named) {
+    const Json& op = (*it)["operator"];
+    if (!op.is_string() || op.get_ref<const std::string&>().size() > 128) {
+      return Status::InvalidArgument(field + ": \"operator\" must be an OpDef type or kernel "
+                                     "entry name (a string of at most 128 characters)");
+    }
+    *operator_name = op.get<std::string>();
   }
   ascendc::PackageFiles files;
   size_t total = 0;
@@ -114,10 +126,12 @@ Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, cons
   return std::optional<ascendc::PackageFiles>(std::move(files));
 }
 
-Json PackageJson(const ascendc::PackageFiles& files) {
+Json PackageJson(const ascendc::PackageFiles& files, const std::string& operator_name) {
   Json out = Json::object();
   for (const auto& [path, text] : files) out[path] = text;
-  return {{"files", out}};
+  Json package = {{"files", out}};
+  if (!operator_name.empty()) package["operator"] = operator_name;
+  return package;
 }
 
 std::optional<LlmChoice> LlmChoiceFromFlags(const std::string& llm, const std::string& model) {
@@ -146,7 +160,9 @@ Json JobSpec::ToJson() const {
   if (!profile_kernel.empty()) out["profile_kernel"] = profile_kernel;
   if (!op_spec.empty()) out["op_spec"] = op_spec;
   if (!op_reference.empty()) out["op_reference"] = op_reference;
-  if (package) out[package_is_sample ? "sample" : "package"] = PackageJson(*package);
+  if (package) {
+    out[package_is_sample ? "sample" : "package"] = PackageJson(*package, package_operator);
+  }
   return out;
 }
 
@@ -169,7 +185,7 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   } else if (!spec.op_reference.empty()) {
     return Status::InvalidArgument("field 'op_reference' is only meaningful with 'op_spec'");
   }
-  CANNBOT_ASSIGN_OR_RETURN(spec.package, PackageField(body, "package"));
+  CANNBOT_ASSIGN_OR_RETURN(spec.package, PackageField(body, "package", &spec.package_operator));
   CANNBOT_ASSIGN_OR_RETURN(std::optional<ascendc::PackageFiles> sample,
                            PackageField(body, "sample"));
   if (spec.package && sample) {

@@ -72,6 +72,9 @@ struct JobSpec {
   // `package` holds a kernel-launch sample's files instead (a kernel file and the host
   // program that launches it; docs/ascendc.md, "Samples"): the request's "sample" field.
   bool package_is_sample = false;
+  // The operator to run of a package that defines several (its OpDef type or kernel entry;
+  // package_operators.h): the package's "operator". "" = its only one.
+  std::string package_operator;
   std::string name = "kernel.cpp";    // the kernel's file name (a package's label), for reports
   std::string profile;                // profiler output, "" = none (self-profile when it can)
   profile::Format profile_format = profile::Format::kAuto;
@@ -88,11 +91,15 @@ struct JobSpec {
   static Result<JobSpec> FromJson(const nlohmann::json& body);
 };
 
-// {"files": {path: text, ...}} under `key` of `body`: an operator package's files (none when
-// the key is absent or null). Only the shape and the total size are checked here; what the
-// paths may be is ascendc::PackageFromFiles' business. Errors name the field.
+// {"files": {path: text, ...}, "operator": "AddCustom"} under `key` of `body`: an operator
+// package's files (none when the key is absent or null), and, where `operator_name` is given,
+// the optional operator to run of a package that defines several (package_operators.h; "" when
+// absent). Only the shape and the total size are checked here; what the paths may be is
+// ascendc::PackageFromFiles' business. Errors name the field.
 Result<std::optional<ascendc::PackageFiles>> PackageField(const nlohmann::json& body,
-                                                          const char* key);
-nlohmann::json PackageJson(const ascendc::PackageFiles& files);
+                                                          const char* key,
+                                                          std::string* operator_name = nullptr);
+nlohmann::json PackageJson(const ascendc::PackageFiles& files,
+                           const std::string& operator_name = "");
 
 }  // namespace cannbot::engine

@@ -70,7 +70,8 @@ Result<SuggestReport> Engine::RunPackage(const JobSpec& spec, const ops::OpSpec&
   if (spec.package_is_sample) {
     CANNBOT_ASSIGN_OR_RETURN(request.sample, ascendc::SampleFromFiles(spec.name, *spec.package));
   } else {
-    CANNBOT_ASSIGN_OR_RETURN(request.package, ascendc::PackageFromFiles(spec.name, *spec.package));
+    CANNBOT_ASSIGN_OR_RETURN(request.package, ascendc::PackageFromFiles(spec.name, *spec.package,
+                                                                        spec.package_operator));
   }
   request.seed = spec.options.seed;
   request.min_speedup = spec.options.min_speedup;

@@ -126,7 +126,8 @@ Result<PackageReport> CheckAnswer(validator::Validator& validator, const ops::Re
                            request.min_speedup});
   }
   CANNBOT_ASSIGN_OR_RETURN(ascendc::Package candidate,
-                           ascendc::PackageFromFiles(label, std::move(files)));
+                           ascendc::PackageFromFiles(label, std::move(files),
+                                                     request.package.chosen_operator));
   return ValidatePackage(validator, registry,
                          {request.op, candidate, request.package, request.seed,
                           request.min_speedup});

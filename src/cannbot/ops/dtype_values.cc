@@ -36,45 +36,63 @@ double RoundHalfEven(double q) {
   return n;
 }
 
-// Rounds `v` into format `f` in a single step. The value is scaled so its unit in the last place
-// (in `f`) becomes 1; the scaling is by a power of two and the scaled value is below
-// 2^(mant_bits+1), so it is exact and one integer rounding gives the correctly rounded result.
+// Rounds `v` into format `f` in a single step, on the double's bits: its significand (implicit
+// bit included) is shifted right so that one unit is the unit in the last place of `f`, and the
+// bits shifted out decide the rounding (ties to even). Integer arithmetic only, so the result
+// does not depend on the thread's rounding mode; every element of every generated or compared
+// tensor passes here, which is why it is not written with frexp and ldexp.
 uint32_t Encode(double v, FloatFormat f) {
-  const uint32_t sign = std::signbit(v) ? f.SignBit() : 0;
-  if (std::isnan(v)) return sign | f.ExpMask() | (1u << (f.mant_bits - 1));  // quiet NaN
-  const double a = std::fabs(v);
-  if (a == 0.0) return sign;
-  int e = 0;
-  std::frexp(a, &e);  // a in [2^(e-1), 2^e); inf gives an unspecified e, caught below
-  const int exponent = e - 1;
-  if (std::isinf(a) || exponent > f.MaxExp()) return sign | f.ExpMask();
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(bits));
+  const uint32_t sign = (bits >> 63) != 0 ? f.SignBit() : 0;
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  if (biased == 0x7ff) {  // infinity, or a NaN (made quiet)
+    return sign | f.ExpMask() | (fraction != 0 ? 1u << (f.mant_bits - 1) : 0u);
+  }
+  // Zero, and double subnormals (below 2^-1022): far under half the smallest subnormal of
+  // every narrower format, so they round to zero.
+  if (biased == 0) return sign;
+  const int exponent = biased - 1023;  // v = 1.fraction * 2^exponent
+  if (exponent > f.MaxExp()) return sign | f.ExpMask();
   // Below the smallest normal the spacing stops shrinking: that is what makes subnormals.
   const int scale_exp = std::max(exponent, f.MinExp());
-  const double q = std::ldexp(a, f.mant_bits - scale_exp);
-  const uint32_t m = static_cast<uint32_t>(RoundHalfEven(q));  // at most 2^(mant_bits+1)
+  const int shift = 52 - f.mant_bits + (scale_exp - exponent);  // at least 29
+  const uint64_t significand = fraction | (uint64_t{1} << 52);
+  uint64_t m = 0;
+  if (shift < 64) {
+    m = significand >> shift;
+    const uint64_t rest = significand & ((uint64_t{1} << shift) - 1);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    if (rest > half || (rest == half && (m & 1) != 0)) ++m;  // m is at most 2^(mant_bits+1)
+  }  // else: below a quarter of the smallest subnormal, zero
   // Adding the significand (implicit bit included) to (biased exponent - 1) lets a carry out of
   // the fraction bump the exponent, and makes subnormals (field 0, no implicit bit) fall out of
   // the same formula. Rounding up past the largest finite value carries into the all-ones
   // exponent with a zero fraction, which is exactly infinity.
   const uint32_t field = static_cast<uint32_t>(scale_exp + f.Bias() - 1);
-  return sign | ((field << f.mant_bits) + m);
+  return sign | ((field << f.mant_bits) + static_cast<uint32_t>(m));
 }
 
+// Every value of a narrower format is a float: its bits widened into a float's are exact.
 double Decode(uint32_t bits, FloatFormat f) {
-  const bool negative = (bits & f.SignBit()) != 0;
+  const uint32_t sign = (bits & f.SignBit()) != 0 ? 0x80000000u : 0u;
   const uint32_t field = (bits & f.ExpMask()) >> f.mant_bits;
   const uint32_t frac = bits & ((1u << f.mant_bits) - 1);
-  double mag;
-  if ((bits & f.ExpMask()) == f.ExpMask()) {
-    mag = frac != 0 ? std::numeric_limits<double>::quiet_NaN()
-                    : std::numeric_limits<double>::infinity();
-  } else if (field == 0) {
-    mag = std::ldexp(static_cast<double>(frac), f.MinExp() - f.mant_bits);
+  const int widen = kFloat.mant_bits - f.mant_bits;
+  uint32_t out = 0;
+  if (field == (f.ExpMask() >> f.mant_bits)) {  // infinity or NaN
+    out = sign | kFloat.ExpMask() | (frac << widen);
+  } else if (field != 0) {
+    out = sign | ((field - f.Bias() + kFloat.Bias()) << kFloat.mant_bits) | (frac << widen);
   } else {
-    const double significand = static_cast<double>(frac | (1u << f.mant_bits));
-    mag = std::ldexp(significand, static_cast<int>(field) - f.Bias() - f.mant_bits);
+    // Subnormal in `f`: frac * 2^(MinExp - mant_bits), exact in double (and in float).
+    const double mag = std::ldexp(static_cast<double>(frac), f.MinExp() - f.mant_bits);
+    return sign != 0 ? -mag : mag;
   }
-  return negative ? -mag : mag;
+  float value = 0;
+  std::memcpy(&value, &out, sizeof(value));
+  return value;
 }
 
 template <typename T>

@@ -41,6 +41,10 @@ float* Tensor::f32() { return const_cast<float*>(static_cast<const Tensor&>(*thi
 
 std::vector<float> Tensor::ToFloats() const {
   std::vector<float> out(static_cast<size_t>(elements_));
+  if (dtype_ == DType::kF32) {
+    if (!out.empty()) std::memcpy(out.data(), bytes_.data(), bytes_.size());
+    return out;
+  }
   for (int64_t i = 0; i < elements_; ++i) out[static_cast<size_t>(i)] = static_cast<float>(At(i));
   return out;
 }

@@ -22,8 +22,11 @@ Result<ValidateRequest> ParseValidateRequest(const Json& body) {
   CANNBOT_RETURN_IF_ERROR(f.OnlyKnown(
       {"op", "candidate", "baseline", "seed", "min_speedup", "package", "baseline_package"}));
   CANNBOT_RETURN_IF_ERROR(f.Text("op", &request.op, true, 128));
-  CANNBOT_ASSIGN_OR_RETURN(request.package, PackageField(body, "package"));
-  CANNBOT_ASSIGN_OR_RETURN(request.baseline_package, PackageField(body, "baseline_package"));
+  CANNBOT_ASSIGN_OR_RETURN(request.package,
+                           PackageField(body, "package", &request.package_operator));
+  CANNBOT_ASSIGN_OR_RETURN(
+      request.baseline_package,
+      PackageField(body, "baseline_package", &request.baseline_package_operator));
   CANNBOT_RETURN_IF_ERROR(
       f.Text("candidate", &request.candidate, !request.package, kMaxSourceBytes));
   if (request.package && !request.candidate.empty()) {

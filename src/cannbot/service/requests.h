@@ -31,6 +31,8 @@ struct ValidateRequest {
   // path under op_host/ or op_kernel/ (docs/ascendc.md), and the package it replaces.
   std::optional<ascendc::PackageFiles> package;
   std::optional<ascendc::PackageFiles> baseline_package;
+  // The operator to run of packages that define several (each package's "operator").
+  std::string package_operator, baseline_package_operator;
 };
 
 struct DiagnoseRequest {

@@ -303,10 +303,13 @@ Result<nlohmann::json> Service::ValidatePackage(const ValidateRequest& request) 
   p.op = request.op;
   p.seed = request.seed;
   p.min_speedup = request.min_speedup;
-  CANNBOT_ASSIGN_OR_RETURN(p.candidate, ascendc::PackageFromFiles("package", *request.package));
+  CANNBOT_ASSIGN_OR_RETURN(p.candidate, ascendc::PackageFromFiles("package", *request.package,
+                                                                  request.package_operator));
   if (request.baseline_package) {
-    CANNBOT_ASSIGN_OR_RETURN(p.baseline, ascendc::PackageFromFiles("baseline_package",
-                                                                   *request.baseline_package));
+    CANNBOT_ASSIGN_OR_RETURN(p.baseline,
+                             ascendc::PackageFromFiles("baseline_package",
+                                                       *request.baseline_package,
+                                                       request.baseline_package_operator));
   }
   if (validations_.fetch_add(1) >= workers_) {
     validations_.fetch_sub(1);

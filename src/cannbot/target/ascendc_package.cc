@@ -42,8 +42,9 @@ Result<Plan> AscendcPackageTarget::MakePlan(const ops::OpSpec& op) const {
   // sees them converted too (the built-in references are recomputed that way by the judge).
   if (std::any_of(dtypes_.begin(), dtypes_.end(),
                   [](const std::string& d) { return d != "float32"; })) {
-    plan.input_rounding = [dtypes = dtypes_](size_t input, float v) {
-      return input < dtypes.size() ? ascendc::AsLaunched(dtypes[input], v) : v;
+    std::vector<ascendc::LaunchedValue> launched(dtypes_.begin(), dtypes_.end());
+    plan.input_rounding = [launched = std::move(launched)](size_t input, float v) {
+      return input < launched.size() ? launched[input](v) : v;
     };
   }
   plan.judge = &judge_;

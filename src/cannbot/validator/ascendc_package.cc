@@ -105,13 +105,13 @@ std::string Wrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
 
 }  // namespace
 
-Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
-                                              const ascendc::Package& package) {
+namespace {
+
+// Builds and runs the package's describer: its stdout holds the OpDef.
+Result<std::string> RunDescriber(const Compiler& compiler, const ascendc::Package& package,
+                                 const SourceFiles& files) {
   CANNBOT_ASSIGN_OR_RETURN(TempDir dir, TempDir::Create("cannbot-opdef"));
-  CANNBOT_ASSIGN_OR_RETURN(SourceFiles emulation, AscendcEmulationFiles());
-  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), emulation));
-  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), package.files));
-  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), ascendc::DescriberFiles(package)));
+  CANNBOT_RETURN_IF_ERROR(WriteFilesUnder(dir.path(), files));
   CANNBOT_ASSIGN_OR_RETURN(
       CommandResult built,
       compiler.RunConfinedTool(dir.path(),
@@ -144,7 +144,23 @@ Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
     return Status::InvalidArgument(where + " failed while building its OpDef (" +
                                    ran.exit.Describe() + ")");
   }
-  return ascendc::ParseOpDefinition(ran.output, package.Describe());
+  return ran.output;
+}
+
+}  // namespace
+
+Result<ascendc::OpDefinition> DescribePackage(const Compiler& compiler,
+                                              const ascendc::Package& package) {
+  CANNBOT_ASSIGN_OR_RETURN(SourceFiles files, AscendcEmulationFiles());
+  for (const SourceFiles& more : {package.files, ascendc::DescriberFiles(package)}) {
+    files.insert(files.end(), more.begin(), more.end());
+  }
+  // The describer is built at -O0 from these files alone: its output is theirs to key.
+  CANNBOT_ASSIGN_OR_RETURN(
+      std::string output,
+      compiler.CachedOutput("opdef-describer-1", files,
+                            [&]() { return RunDescriber(compiler, package, files); }));
+  return ascendc::ParseOpDefinition(output, package.Describe());
 }
 
 Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op,

@@ -216,8 +216,13 @@ std::vector<float> OnLaunchedInputs(const ops::OpSpec& op, const ops::Shape& sha
   ops::TensorArgs args;
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::vector<float> values = inputs[i].ToFloats();
-    ops::Tensor in(as_called(inputs[i].dtype()), static_cast<int64_t>(values.size()));
-    for (size_t e = 0; e < values.size(); ++e) in.Set(static_cast<int64_t>(e), convert(i, values[e]));
+    for (float& v : values) v = convert(i, v);
+    if (as_called(inputs[i].dtype()) == ops::DType::kF32) {
+      converted.push_back(ops::Tensor::FromFloats(values));
+      continue;
+    }
+    ops::Tensor in(inputs[i].dtype(), static_cast<int64_t>(values.size()));
+    for (size_t e = 0; e < values.size(); ++e) in.Set(static_cast<int64_t>(e), values[e]);
     converted.push_back(std::move(in));
   }
   for (const ops::Tensor& in : converted) args.inputs.push_back(static_cast<const float*>(in.data()));
@@ -262,8 +267,9 @@ std::string AscendcJudge::ReadLaunch(const ops::OpSpec& op, size_t output_index,
   for (size_t i = 0; i < inputs && i < tensor_dtypes_.size(); ++i) {
     l.converted_inputs = l.converted_inputs || tensor_dtypes_[i] != "float32";
   }
-  l.convert = [this](size_t i, float v) {
-    return i < tensor_dtypes_.size() ? ascendc::AsLaunched(tensor_dtypes_[i], v) : v;
+  std::vector<ascendc::LaunchedValue> each(tensor_dtypes_.begin(), tensor_dtypes_.end());
+  l.convert = [each = std::move(each)](size_t i, float v) {
+    return i < each.size() ? each[i](v) : v;
   };
   return "";
 }
@@ -293,7 +299,7 @@ std::string AscendcJudge::Judge(const ops::OpSpec& op, const ops::Shape& shape,
       got_tensor.dtype() == ops::DType::kF32 ? got_tensor : ops::Tensor::FromFloats(got);
   if (ascendc::IsIntegerDtype(out_dtype)) {
     // An integer output holds the reference's value as integer arithmetic wraps it, exactly.
-    for (float& v : expected) v = ascendc::AsIntegerResult(out_dtype, v);
+    ascendc::AsIntegerResults(out_dtype, &expected);
     *summary = CompareOutputs(ops::Tensor::FromFloats(expected), got_f32, ops::Tolerance::Exact());
     if (summary->ok()) return "";
     return "differs from the reference on output " + outputs[output_index]->name + " (" +

@@ -268,6 +268,19 @@ SpawnOptions Compiler::ConfinedToolOptions(const std::string& work_dir,
   return options;
 }
 
+Result<std::string> Compiler::CachedOutput(const std::string& kind, const SourceFiles& files,
+                                           const std::function<Result<std::string>()>& produce) const {
+  if (cache_ == nullptr || !config_.use_cache) return produce();
+  TargetBuild keyed;
+  keyed.name = "output-of:" + kind;
+  const std::string key = CacheKey(keyed, "", files);
+  auto found = cache_->FindCompiled(key);  // a broken cache only costs a rebuild
+  if (found.ok() && found->has_value() && (*found)->ok) return std::move((*found)->log);
+  CANNBOT_ASSIGN_OR_RETURN(std::string output, produce());
+  (void)cache_->PutCompiled(key, {true, "", output, "", 0});
+  return output;
+}
+
 Result<CommandResult> Compiler::RunConfinedTool(const std::string& work_dir,
                                                 std::vector<std::string> command,
                                                 size_t max_output_bytes) const {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -122,6 +123,13 @@ class Compiler {
   static std::string Prelude(const ops::OpSpec& op);
   const CompilerConfig& config() const { return config_; }
 
+  // The output of a program cannbot builds from `files` and runs confined (an operator
+  // package's OpDef describer): `produce` builds and runs it on a miss; what it returns is
+  // cached in the Store like a compile, keyed by `kind`, this compiler and the files'
+  // contents, so the same package is not built again to learn the same answer. Errors are
+  // returned, never cached.
+  Result<std::string> CachedOutput(const std::string& kind, const SourceFiles& files,
+                                   const std::function<Result<std::string>()>& produce) const;
   // Runs one of the compiler's companion tools (objdump) on files of `work_dir` the way the
   // compiler runs: confined, in that directory, with the same limits and no environment.
   // `command[0]` is looked up in the system directories (NotFound when absent).
