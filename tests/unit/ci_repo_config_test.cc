@@ -170,6 +170,15 @@ TEST(CiPlanTest, ChangedPackageFilesPlanTheirPackageOnce) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("packages[1]: unknown op 'nope'"), std::string::npos)
       << bad.status().ToString();
+  // A project of several operators names the one its rule reviews; the job carries it.
+  auto named = ParseRepoConfig("[[packages]]\ndir = \"project\"\nop = \"add\"\n"
+                               "operator = \"AddCustom\"\n",
+                               ".cannbot.toml", cannbot_test::BuiltInOps());
+  ASSERT_TRUE(named.ok()) << named.status().ToString();
+  EXPECT_EQ(named->packages[0].operator_name, "AddCustom");
+  CiPlan project = PlanKernels(*named, {{'M', "project/op_kernel/add_custom.cpp"}}, {});
+  ASSERT_EQ(project.jobs.size(), 1u);
+  EXPECT_EQ(project.jobs[0].package_operator, "AddCustom");
   auto neither = ParseRepoConfig("fail_on_broken_kernel = true\n", ".cannbot.toml",
                                  cannbot_test::BuiltInOps());
   ASSERT_FALSE(neither.ok());

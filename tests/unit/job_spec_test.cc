@@ -150,6 +150,22 @@ TEST(JobSpecTest, APackageTakesThePlaceOfTheSource) {
   }
 }
 
+// A package that defines several operators says which to run: "operator" beside its files,
+// kept through the round trip; a sample has no operators.
+TEST(JobSpecTest, APackageNamesTheOperatorToRun) {
+  Json package = {{"files", {{"op_host/a.cpp", "host"}, {"op_kernel/a.cpp", "kernel"}}},
+                  {"operator", "AddCustom"}};
+  auto spec = JobSpec::FromJson({{"op", "add"}, {"package", package}});
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->package_operator, "AddCustom");
+  EXPECT_EQ(spec->ToJson()["package"], package);
+  EXPECT_NE(ErrorOf({{"op", "add"}, {"package", {{"files", package["files"]}, {"operator", 3}}}})
+                .find("\"operator\" must be an OpDef type or kernel entry name"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf({{"op", "add"}, {"sample", package}}).find("field 'sample' must be"),
+            std::string::npos);
+}
+
 // A kernel-launch sample: its files under "sample", carried in `package` and marked as a sample;
 // never beside a package.
 TEST(JobSpecTest, ASampleTravelsAsItsFiles) {

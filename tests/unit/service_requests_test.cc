@@ -166,6 +166,13 @@ TEST(ServiceRequestsTest, ValidateRequestWithAnOperatorPackage) {
   ASSERT_TRUE(ok->package.has_value());
   EXPECT_EQ(ok->package->size(), 2u);
   EXPECT_TRUE(ok->baseline_package.has_value());
+  EXPECT_EQ(ok->package_operator, "");
+  auto named = ParseValidateRequest({{"op", "add"},
+                                     {"package", {{"files", files}, {"operator", "AddCustom"}}},
+                                     {"baseline_package", {{"files", files}, {"operator", "b"}}}});
+  ASSERT_TRUE(named.ok()) << named.status().ToString();
+  EXPECT_EQ(named->package_operator, "AddCustom");
+  EXPECT_EQ(named->baseline_package_operator, "b");
   EXPECT_TRUE(ok->candidate.empty());
   EXPECT_TRUE(Contains(ParseValidateRequest({{"op", "add"}, {"package", files}}).status().message(),
                        "must be {\"files\""));
