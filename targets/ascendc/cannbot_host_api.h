@@ -293,6 +293,8 @@ class TilingContext {
   const Tensor* GetInputTensor(size_t i) const { return At(input_tensors_, i); }
   const Tensor* GetOptionalInputTensor(size_t i) const { return At(input_tensors_, i); }
   const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return At(input_descs_, i); }
+  // Every optional input of the op's spec is given, so it is the plain input's.
+  const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return At(input_descs_, i); }
   const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return At(output_descs_, i); }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   fe::PlatFormInfos* GetPlatformInfo() { return &platform_; }

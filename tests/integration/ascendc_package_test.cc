@@ -365,6 +365,21 @@ TEST_F(AscendcPackageTest, APackageThatCannotBeReadIsRefusedNamingTheCause) {
   }
 }
 
+// Host files that each define the same namespace-scope names (a constant, a static
+// InferShape), legal as separate translation units, build together: each keeps its own.
+TEST_F(AscendcPackageTest, HostFilesDefiningTheSameNamesEachKeepTheirOwn) {
+  const std::string dir = Variant("shared_names", "op_host/add_custom.cpp", {});
+  ASSERT_TRUE(WriteFile(dir + "/op_host/add_custom_infershape.cpp",
+                        "#include \"register/op_def_registry.h\"\n"
+                        "namespace optiling { namespace { constexpr uint32_t kBufferNum = 0; } }\n"
+                        "namespace ge {\nstatic graphStatus InferShape(gert::InferShapeContext*) "
+                        "{ return GRAPH_FAILED; }\n}\n")
+                  .ok());
+  auto report = Run(dir);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_TRUE(report->ok()) << report->RenderText();
+}
+
 // Debug printing is how real operators are written: the tiling function's printf (std:: too)
 // and the kernel's AscendC::printf and DumpTensor are tagged and shown, never held against the
 // package (an untagged line would be "the kernel printed ...", a failure).

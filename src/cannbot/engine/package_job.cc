@@ -10,6 +10,7 @@
 #include "cannbot/engine/engine.h"
 #include "cannbot/engine/package_suggest.h"
 #include "cannbot/engine/providers.h"
+#include "cannbot/target/registry.h"
 
 namespace cannbot::engine {
 namespace {

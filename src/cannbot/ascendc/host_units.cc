@@ -1,0 +1,223 @@
+#include "cannbot/ascendc/host_units.h"
+
+#include "cannbot/ascendc/package.h"
+
+#include <cctype>
+#include <map>
+
+namespace cannbot::ascendc {
+namespace {
+
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `code` with comments, preprocessor lines (and their continuations) and string and character
+// literals blanked, so braces and semicolons in them are not read.
+std::string CodeOnly(const std::string& code) {
+  std::string out = WithoutComments(code);
+  bool line_start = true, directive = false;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    if (c == '\n') {
+      const bool continued = directive && i > 0 && out[i - 1] == '\\';
+      directive = continued;
+      line_start = true;
+      continue;
+    }
+    if (line_start && c == '#') directive = true;
+    if (!std::isspace(static_cast<unsigned char>(c))) line_start = false;
+    if (directive) {
+      out[i] = ' ';
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      for (size_t j = i + 1; j < out.size() && out[j] != '\n'; ++j) {
+        if (out[j] == '\\') {
+          out[j] = ' ';
+          if (j + 1 < out.size() && out[j + 1] != '\n') out[++j] = ' ';
+          continue;
+        }
+        if (out[j] == c) {
+          i = j;
+          break;
+        }
+        out[j] = ' ';
+      }
+    }
+  }
+  return out;
+}
+
+// The identifier that ends just before `end` (skipping spaces); "" when none.
+std::string IdentifierBefore(const std::string& s, size_t end) {
+  while (end > 0 && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
+  size_t start = end;
+  while (start > 0 && IsIdentChar(s[start - 1])) --start;
+  if (start == end || std::isdigit(static_cast<unsigned char>(s[start]))) return "";
+  // `Foo::Bar`: a member of something declared elsewhere, not a new name here.
+  size_t before = start;
+  while (before > 0 && std::isspace(static_cast<unsigned char>(s[before - 1]))) --before;
+  if (before >= 2 && s[before - 1] == ':' && s[before - 2] == ':') return "";
+  return s.substr(start, end - start);
+}
+
+// The first top-level (outside <>, (), []) position of `c` in `s`, npos when none.
+size_t TopLevel(const std::string& s, char c) {
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (depth == 0 && s[i] == c) return i;
+    if (s[i] == '(' || s[i] == '[' || s[i] == '<') ++depth;
+    if (s[i] == ')' || s[i] == ']' || s[i] == '>') --depth;
+  }
+  return std::string::npos;
+}
+
+bool StartsWithWord(const std::string& s, const std::string& word) {
+  const size_t at = s.find_first_not_of(" \t\n");
+  return at != std::string::npos && s.compare(at, word.size(), word) == 0 &&
+         (at + word.size() == s.size() || !IsIdentChar(s[at + word.size()]));
+}
+
+// The word after the first of `keywords` in `s` ("struct X : Y" -> "X").
+std::string NameAfterKeyword(const std::string& s) {
+  for (const char* keyword : {"struct", "class", "union", "enum"}) {
+    const std::string k = keyword;
+    for (size_t at = s.find(k); at != std::string::npos; at = s.find(k, at + 1)) {
+      if ((at > 0 && IsIdentChar(s[at - 1])) || IsIdentChar(s[at + k.size()])) continue;
+      size_t p = at + k.size();
+      std::string name;
+      for (int words = 0; words < 2 && name.empty(); ++words) {  // enum class X
+        while (p < s.size() && std::isspace(static_cast<unsigned char>(s[p]))) ++p;
+        const size_t start = p;
+        while (p < s.size() && IsIdentChar(s[p])) ++p;
+        name = s.substr(start, p - start);
+        if (name == "class" || name == "struct") name.clear();
+      }
+      return name;
+    }
+  }
+  return "";
+}
+
+// The variable whose initializer starts at `equals` (`T a[N] = ...` is `a`).
+std::string VariableBefore(const std::string& statement, size_t equals) {
+  size_t end = equals;
+  while (end > 0 && std::isspace(static_cast<unsigned char>(statement[end - 1]))) --end;
+  if (end > 0 && statement[end - 1] == ']') end = statement.rfind('[', end);
+  return end == std::string::npos ? "" : IdentifierBefore(statement, end);
+}
+
+// `namespace X {`, `namespace {`, `extern "C" {`: a block whose contents are at namespace scope.
+bool OpensNamespace(const std::string& statement) {
+  if (StartsWithWord(statement, "namespace")) return true;
+  if (!StartsWithWord(statement, "extern")) return false;
+  const size_t rest = statement.find("extern") + 6;
+  return statement.find_first_not_of(" \t\n\"", rest) == std::string::npos;
+}
+
+// `statement` without a leading `template <...>`.
+std::string WithoutTemplateHead(const std::string& statement) {
+  if (!StartsWithWord(statement, "template")) return statement;
+  const size_t open = statement.find('<');
+  if (open == std::string::npos) return statement;
+  int depth = 0;
+  for (size_t i = open; i < statement.size(); ++i) {
+    depth += statement[i] == '<' ? 1 : statement[i] == '>' ? -1 : 0;
+    if (depth == 0) return statement.substr(i + 1);
+  }
+  return statement;
+}
+
+// A name the preprocessor may not be asked to rename.
+bool IsKeyword(const std::string& name) {
+  static const std::set<std::string> kKeywords = {
+      "operator", "return", "const", "constexpr", "static", "inline", "auto", "void", "int",
+      "bool", "char", "float", "double", "long", "short", "unsigned", "signed", "struct",
+      "class", "enum", "union", "template", "typename", "using", "namespace", "extern", "if",
+      "else", "for", "while", "switch", "case", "default", "do", "sizeof", "decltype", "new",
+      "delete", "this", "true", "false", "nullptr", "volatile", "virtual", "override", "final"};
+  return kKeywords.count(name) > 0;
+}
+
+// What a namespace-scope statement that opens a brace defines ("" when nothing new).
+std::string DefinedByBlock(const std::string& whole) {
+  if (OpensNamespace(whole) || whole.find("operator") != std::string::npos) return "";
+  const std::string statement = WithoutTemplateHead(whole);
+  const size_t equals = TopLevel(statement, '=');
+  if (equals != std::string::npos) return VariableBefore(statement, equals);  // T x = {...}
+  const size_t paren = TopLevel(statement, '(');
+  const std::string type = NameAfterKeyword(statement);
+  if (!type.empty() && (paren == std::string::npos || statement.find(type) < paren)) return type;
+  if (paren != std::string::npos) return IdentifierBefore(statement, paren);  // a function
+  return IdentifierBefore(statement, statement.size());  // T list{1, 2}
+}
+
+// What a namespace-scope statement ending in ';' defines ("" for declarations and calls).
+std::string DefinedByStatement(const std::string& whole) {
+  if (StartsWithWord(whole, "namespace") || whole.find("operator") != std::string::npos) {
+    return "";
+  }
+  const std::string statement = WithoutTemplateHead(whole);
+  const size_t equals = TopLevel(statement, '=');
+  if (equals == std::string::npos) return "";
+  if (StartsWithWord(statement, "using")) {
+    return IdentifierBefore(statement, equals);
+  }
+  return VariableBefore(statement, equals);
+}
+
+}  // namespace
+
+std::set<std::string> NamespaceScopeDefinitions(const std::string& code) {
+  const std::string s = CodeOnly(code);
+  std::set<std::string> names;
+  std::vector<bool> scopes;  // true: a namespace (or extern "C") block
+  int skipped = 0;           // depth inside a non-namespace block
+  std::string statement;
+  for (char c : s) {
+    if (skipped > 0) {
+      skipped += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (skipped == 0) statement.clear();
+      continue;
+    }
+    if (c == '{') {
+      const std::string defined = DefinedByBlock(statement);
+      const bool is_namespace = OpensNamespace(statement);
+      if (!defined.empty() && !IsKeyword(defined)) names.insert(defined);
+      if (is_namespace) {
+        scopes.push_back(true);
+      } else {
+        skipped = 1;
+      }
+      statement.clear();
+    } else if (c == '}') {
+      if (!scopes.empty()) scopes.pop_back();
+      statement.clear();
+    } else if (c == ';') {
+      const std::string defined = DefinedByStatement(statement);
+      if (!defined.empty() && !IsKeyword(defined)) names.insert(defined);
+      statement.clear();
+    } else {
+      statement += c;
+    }
+  }
+  return names;
+}
+
+std::vector<std::vector<std::string>> NamesToRenamePerUnit(const std::vector<std::string>& units,
+                                                           const std::set<std::string>& keep) {
+  std::vector<std::set<std::string>> defined;
+  std::map<std::string, int> count;
+  for (const std::string& unit : units) {
+    defined.push_back(NamespaceScopeDefinitions(unit));
+    for (const std::string& name : defined.back()) ++count[name];
+  }
+  std::vector<std::vector<std::string>> renamed(units.size());
+  for (size_t u = 0; u < units.size(); ++u) {
+    for (const std::string& name : defined[u]) {
+      if (count[name] > 1 && keep.count(name) == 0) renamed[u].push_back(name);
+    }
+  }
+  return renamed;
+}
+
+}  // namespace cannbot::ascendc
