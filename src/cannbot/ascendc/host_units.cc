@@ -170,9 +170,13 @@ std::string DefinedByStatement(const std::string& whole) {
 std::set<std::string> NamespaceScopeDefinitions(const std::string& code) {
   const std::string s = CodeOnly(code);
   std::set<std::string> names;
-  std::vector<bool> scopes;  // true: a namespace (or extern "C") block
   int skipped = 0;           // depth inside a non-namespace block
   std::string statement;
+  const auto note = [&](const std::string& defined) {
+    if (!defined.empty() && !IsKeyword(defined)) names.insert(defined);
+  };
+  // Namespace blocks are read through (their contents are at namespace scope; their closing
+  // brace ends a statement); any other block is skipped whole.
   for (char c : s) {
     if (skipped > 0) {
       skipped += c == '{' ? 1 : c == '}' ? -1 : 0;
@@ -180,21 +184,13 @@ std::set<std::string> NamespaceScopeDefinitions(const std::string& code) {
       continue;
     }
     if (c == '{') {
-      const std::string defined = DefinedByBlock(statement);
-      const bool is_namespace = OpensNamespace(statement);
-      if (!defined.empty() && !IsKeyword(defined)) names.insert(defined);
-      if (is_namespace) {
-        scopes.push_back(true);
-      } else {
-        skipped = 1;
-      }
+      note(DefinedByBlock(statement));
+      if (!OpensNamespace(statement)) skipped = 1;
       statement.clear();
     } else if (c == '}') {
-      if (!scopes.empty()) scopes.pop_back();
       statement.clear();
     } else if (c == ';') {
-      const std::string defined = DefinedByStatement(statement);
-      if (!defined.empty() && !IsKeyword(defined)) names.insert(defined);
+      note(DefinedByStatement(statement));
       statement.clear();
     } else {
       statement += c;

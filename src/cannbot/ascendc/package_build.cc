@@ -83,7 +83,7 @@ std::vector<std::vector<std::string>> SharedNamesPerUnit(const Package& package)
   for (const std::string& unit : package.host_units) {
     const auto it = std::find_if(package.files.begin(), package.files.end(),
                                  [&](const auto& f) { return f.first == unit; });
-    texts.push_back(it == package.files.end() ? "" : WithoutComments(it->second));
+    texts.push_back(it == package.files.end() ? "" : it->second);
   }
   std::set<std::string> keep;
   for (const Package::TilingTemplate& t : package.tiling_templates) {

@@ -57,9 +57,11 @@ bool OperatorChoice::Owns(const std::string& op) const {
 Result<OperatorChoice> ChooseOperator(
     const std::vector<std::pair<std::string, std::string>>& host_units, const std::string& wanted,
     const std::string& label) {
+  std::vector<std::vector<std::string>> types_of;  // per unit
   std::vector<std::pair<std::string, std::string>> defined;  // type, unit
   for (const auto& [unit, code] : host_units) {
-    for (const std::string& type : DefinedTypes(code)) defined.emplace_back(type, unit);
+    types_of.push_back(DefinedTypes(code));
+    for (const std::string& type : types_of.back()) defined.emplace_back(type, unit);
   }
   OperatorChoice choice;
   choice.several = std::any_of(defined.begin(), defined.end(),
@@ -81,10 +83,10 @@ Result<OperatorChoice> ChooseOperator(
   if (defined.empty()) return choice;
   choice.type = (named != defined.end() ? named : defined.begin())->first;
   choice.entry = KernelEntryName(choice.type);
-  for (const auto& [unit, code] : host_units) {
-    const std::vector<std::string> types = DefinedTypes(code);
+  for (size_t u = 0; u < host_units.size(); ++u) {
+    const std::vector<std::string>& types = types_of[u];
     if (!types.empty() && std::find(types.begin(), types.end(), choice.type) == types.end()) {
-      choice.left_out.push_back(unit);
+      choice.left_out.push_back(host_units[u].first);
     }
   }
   return choice;

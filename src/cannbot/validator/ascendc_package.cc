@@ -103,10 +103,6 @@ std::string Wrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
          "      });\n" + buffers.after + "}\n";
 }
 
-}  // namespace
-
-namespace {
-
 // Builds and runs the package's describer: its stdout holds the OpDef.
 Result<std::string> RunDescriber(const Compiler& compiler, const ascendc::Package& package,
                                  const SourceFiles& files) {
