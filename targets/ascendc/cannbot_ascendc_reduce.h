@@ -1,6 +1,7 @@
 // cannbot_ascendc_reduce.h: the reductions: ReduceSum/ReduceMax/ReduceMin (count forms, with a
-// work tensor) and WholeReduceSum/Max/Min (one result per repeat, mask-continuous form; with
-// isSetMask = false the mask register's lanes, or its element count in counter mode).
+// work tensor), WholeReduceSum/Max/Min (one result per repeat, mask-continuous form; with
+// isSetMask = false the mask register's lanes, or its element count in counter mode) and
+// RepeatReduceSum (WholeReduceSum under its older name and argument order).
 //
 // Semantics follow the Ascend C documentation for Atlas A2: reductions add pairwise (a binary
 // tree) inside each 256-byte repeat; the count forms then add the repeat results in order, and
@@ -248,11 +249,11 @@ inline void WholeBest(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 }
 }  // namespace cannbot_detail
 
-template <typename T, bool isSetMask = true>
-inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
-                           const int32_t repeatTime, const int32_t dstRepStride,
-                           const int32_t srcBlkStride, const int32_t srcRepStride) {
-  const char* api = "WholeReduceSum";
+namespace cannbot_detail {
+template <typename T, bool isSetMask>
+inline void WholeSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                     const int32_t repeatTime, const int32_t dstRepStride,
+                     const int32_t srcBlkStride, const int32_t srcRepStride, const char* api) {
   const cannbot_detail::WholeLanes w =
       cannbot_detail::ResolveWholeLanes<T, isSetMask>(mask, repeatTime, api);
   const int32_t last = w.repeats > 0 ? (w.repeats - 1) * dstRepStride + 1 : 0;
@@ -263,6 +264,25 @@ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
         cannbot_detail::GatherRepeat(src, w.In(r), r, srcBlkStride, srcRepStride, values, api);
     dst.cb_data_[static_cast<int64_t>(r) * dstRepStride] = cannbot_detail::TreeSum(values, n);
   }
+}
+}  // namespace cannbot_detail
+
+template <typename T, bool isSetMask = true>
+inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                           const int32_t repeatTime, const int32_t dstRepStride,
+                           const int32_t srcBlkStride, const int32_t srcRepStride) {
+  cannbot_detail::WholeSum<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                         srcRepStride, "WholeReduceSum");
+}
+// WholeReduceSum's continuous-mask form under its older name; dstBlkStride has no effect.
+template <typename T, bool isSetMask = true>
+inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                            const int32_t repeatTime, const int32_t mask,
+                            const int32_t dstBlkStride, const int32_t srcBlkStride,
+                            const int32_t dstRepStride, const int32_t srcRepStride) {
+  (void)dstBlkStride;
+  cannbot_detail::WholeSum<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+                                         srcRepStride, "RepeatReduceSum");
 }
 template <typename T, bool isSetMask = true>
 inline void WholeReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,

@@ -1,5 +1,5 @@
-// cannbot_ascendc_select.h: Compare, CompareScalar, Select, Brcb and Gather, in count and
-// mask/repeat forms (the lane model is in cannbot_ascendc_repeat.h).
+// cannbot_ascendc_select.h: Compare, CompareScalar, Select, Brcb, Gather and GatherMask, in
+// count and mask/repeat forms (the lane model is in cannbot_ascendc_repeat.h).
 //
 // Semantics (public Ascend C documentation):
 // - Compare/CompareScalar write one bit per lane into a mask tensor (any integer element type,
@@ -11,12 +11,21 @@
 //   repeat; the other modes consume the bits continuously (repeat r from bit r * lanes).
 // - Brcb: each repeat takes 8 source elements and fills one 32-byte block of dst with each.
 // - Gather: dst[i] = the element at byte srcBaseAddr + srcOffset[i] of src (element-aligned).
+// - GatherMask: the elements of src0 whose pattern bit is 1, packed from dst[0]; rsvdCnt says
+//   how many. A repeat takes 256 bytes (normal mode) or `mask` elements (reduceMode, counter
+//   mode as on Atlas A2: repeatTimes repeats of mask elements each); element j of repeat r is
+//   at r * src0RepeatStride * E + (j / E) * src0BlockStride * E + j % E (E per 32-byte block).
+//   The pattern is built in (1 even, 2 odd, 3..6 the first..fourth of every four, 7 all; the
+//   same for every repeat) or a uint16/uint32 tensor read bit by bit, repeat r's bits from
+//   byte r * src1RepeatStride * 32. The instruction leaves the mask register in normal mode.
 //
 // Written from the public Ascend C documentation; not vendor code. Thread-safety: none.
 #ifndef CANNBOT_ASCENDC_SELECT_H
 #define CANNBOT_ASCENDC_SELECT_H
 
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #include "cannbot_ascendc_repeat.h"
 
@@ -253,6 +262,128 @@ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     dst.cb_data_[i] = src.cb_data_[byte / sizeof(T)];
   }
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), false);
+}
+
+// ---- GatherMask: the src0 elements a pattern selects, packed into dst ----
+enum class GatherMaskMode : uint8_t { VERSION_V1 = 0, VERSION_V2 = 1 };
+constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V1;
+constexpr GatherMaskMode defaultGahterMaskMode = defaultGatherMaskMode;  // the older spelling
+
+struct GatherMaskParams {
+  GatherMaskParams() = default;
+  GatherMaskParams(uint8_t src0BlockStrideIn, uint16_t repeatTimesIn, uint16_t src0RepeatStrideIn,
+                   uint8_t src1RepeatStrideIn)
+      : src0BlockStride(src0BlockStrideIn), repeatTimes(repeatTimesIn),
+        src0RepeatStride(src0RepeatStrideIn), src1RepeatStride(src1RepeatStrideIn) {}
+  uint8_t src0BlockStride = 1;
+  uint16_t repeatTimes = 0;
+  uint16_t src0RepeatStride = 0;
+  uint8_t src1RepeatStride = 0;
+};
+
+namespace cannbot_detail {
+
+// Elements per repeat: 256 bytes, or in counter mode (reduceMode) the mask.
+template <typename T>
+inline uint64_t GatherMaskLanes(bool reduce_mode, uint32_t mask) {
+  if (!reduce_mode) return kLanes<T>;
+  if (mask == 0) {
+    cannbot_ascendc::Violation("bad-argument",
+                               "GatherMask in counter mode (reduceMode = true) has mask 0; the "
+                               "mask is the number of elements each repeat takes, at least 1");
+  }
+  return mask;
+}
+
+// Packs the selected elements of src0 into dst; `selected(r, j)` is lane j of repeat r's bit.
+template <typename T, typename Selected>
+inline void GatherMaskLanes(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                            const GatherMaskParams& gp, uint64_t lanes, Selected selected,
+                            uint64_t& rsvdCnt) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GatherMask takes 16- or 32-bit elements");
+  constexpr uint64_t e = cannbot_ascendc::kBlockBytes / sizeof(T);
+  const char* api = "GatherMask";
+  auto at = [&](uint64_t r, uint64_t j) {
+    return r * gp.src0RepeatStride * e + (j / e) * gp.src0BlockStride * e + j % e;
+  };
+  uint64_t reach = 0, picked = 0;
+  for (uint64_t r = 0; r < gp.repeatTimes; ++r) {
+    for (uint64_t j = 0; j < lanes; ++j) {
+      if (!selected(r, j)) continue;
+      ++picked;
+      reach = at(r, j) + 1 > reach ? at(r, j) + 1 : reach;
+    }
+  }
+  if (reach > 0x7fffffffu || picked > 0x7fffffffu) {
+    cannbot_ascendc::Violation("ub-out-of-bounds", "GatherMask reaches element %llu of src0",
+                               static_cast<unsigned long long>(reach));
+  }
+  Operand(src0, static_cast<int64_t>(reach), api, Access::kRead);
+  Operand(dst, static_cast<int64_t>(picked), api, Access::kWrite);
+  // Every source element is read before dst is written: dst may overlap src0.
+  std::vector<T> out;
+  out.reserve(picked);
+  for (uint64_t r = 0; r < gp.repeatTimes; ++r) {
+    for (uint64_t j = 0; j < lanes; ++j) {
+      if (selected(r, j)) out.push_back(src0.cb_data_[at(r, j)]);
+    }
+  }
+  for (uint64_t i = 0; i < picked; ++i) dst.cb_data_[i] = out[i];
+  rsvdCnt = picked;
+  cannbot_ascendc::R().vector_mask().counter = false;  // documented: normal mode afterwards
+  cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
+  c.vector_instructions += 1;
+  c.vector_repeats += (gp.repeatTimes * lanes * sizeof(T) + cannbot_ascendc::kRepeatBytes - 1) /
+                      cannbot_ascendc::kRepeatBytes;
+  c.vector_bytes += gp.repeatTimes * lanes * sizeof(T);
+}
+
+}  // namespace cannbot_detail
+
+// The built-in patterns, the same bits for every repeat.
+template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                       const uint8_t src1Pattern, const bool reduceMode, const uint32_t mask,
+                       const GatherMaskParams& gatherMaskParams, uint64_t& rsvdCnt) {
+  if (src1Pattern < 1 || src1Pattern > 7) {
+    cannbot_ascendc::Violation("bad-argument",
+                               "GatherMask has built-in pattern %u; the built-in patterns are "
+                               "1..7 (1 even elements, 2 odd, 3..6 one of every four, 7 all)",
+                               static_cast<unsigned>(src1Pattern));
+  }
+  const uint64_t lanes = cannbot_detail::GatherMaskLanes<T>(reduceMode, mask);
+  cannbot_detail::GatherMaskLanes(
+      dst, src0, gatherMaskParams, lanes,
+      [src1Pattern](uint64_t, uint64_t j) {
+        if (src1Pattern == 7) return true;
+        if (src1Pattern <= 2) return j % 2 == static_cast<uint64_t>(src1Pattern - 1);
+        return j % 4 == static_cast<uint64_t>(src1Pattern - 3);
+      },
+      rsvdCnt);
+}
+
+// A pattern tensor: uint16_t bits for 16-bit elements, uint32_t for 32-bit ones.
+template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                       const LocalTensor<U>& src1Pattern, const bool reduceMode,
+                       const uint32_t mask, const GatherMaskParams& gatherMaskParams,
+                       uint64_t& rsvdCnt) {
+  static_assert(std::is_same<U, uint16_t>::value || std::is_same<U, uint32_t>::value,
+                "GatherMask's pattern tensor is uint16_t or uint32_t");
+  static_assert(sizeof(U) == sizeof(T),
+                "GatherMask's pattern is uint16_t for 16-bit elements, uint32_t for 32-bit ones");
+  const uint64_t lanes = cannbot_detail::GatherMaskLanes<T>(reduceMode, mask);
+  const uint64_t repeat_bits = 8u * cannbot_ascendc::kBlockBytes * gatherMaskParams.src1RepeatStride;
+  const uint64_t bits =
+      gatherMaskParams.repeatTimes == 0 ? 0 : (gatherMaskParams.repeatTimes - 1) * repeat_bits + lanes;
+  cannbot_detail::Operand(src1Pattern, cannbot_detail::MaskElements<U>(bits), "GatherMask",
+                          cannbot_detail::Access::kRead);
+  cannbot_detail::GatherMaskLanes(
+      dst, src0, gatherMaskParams, lanes,
+      [&](uint64_t r, uint64_t j) {
+        return cannbot_detail::GetBit(src1Pattern, r * repeat_bits + j);
+      },
+      rsvdCnt);
 }
 
 }  // namespace AscendC

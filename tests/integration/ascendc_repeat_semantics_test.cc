@@ -1,7 +1,7 @@
 // The mask and repeat forms of the emulated vector instructions, the mask register, Compare,
-// Select, Brcb and Gather, checked from inside a kernel against values worked out by hand from
-// the documented lane model (cannbot_ascendc_repeat.h), and the rules they enforce; kernel
-// printing, TQueBind and static tensors (cannbot_ascendc_debug.h).
+// Select, Brcb, Gather, GatherMask and RepeatReduceSum, checked from inside a kernel against
+// values worked out by hand from the documented lane model (cannbot_ascendc_repeat.h), and the
+// rules they enforce; kernel printing, TQueBind and static tensors (cannbot_ascendc_debug.h).
 #include <string>
 
 #include <gtest/gtest.h>
@@ -163,6 +163,35 @@ static void Selection() {
   offsets.SetValue(2, 4);
   Gather(t.d, t.a, offsets, 8u, 3);
   CHECK(t.d.GetValue(0) == 5.0f && t.d.GetValue(1) == 2.0f && t.d.GetValue(2) == 3.0f);
+
+  // GatherMask, built-in pattern 2 (odd elements) over one 64-float repeat, packed from d[0].
+  uint64_t kept = 0;
+  t.Clear(-1.0f);
+  GatherMask(t.d, t.a, 2, false, 0, {1, 1, 0, 0}, kept);
+  CHECK(kept == 32 && t.d.GetValue(0) == 1.0f && t.d.GetValue(31) == 63.0f &&
+        t.d.GetValue(32) == -1.0f);
+  // Pattern 3 (the first of every four), two repeats 8 blocks apart.
+  GatherMask(t.d, t.a, 3, false, 0, {1, 2, 8, 0}, kept);
+  CHECK(kept == 32 && t.d.GetValue(15) == 60.0f && t.d.GetValue(16) == 64.0f &&
+        t.d.GetValue(31) == 124.0f);
+  // Counter mode: 70 elements a repeat, the second from element 32 (4 blocks on), a pattern
+  // tensor with bits 0, 33 and 69 read again from its start (src1RepeatStride 0).
+  LocalTensor<uint32_t> pattern = t.m.ReinterpretCast<uint32_t>();
+  pattern.SetValue(0, 1u);
+  pattern.SetValue(1, 1u << 1);
+  pattern.SetValue(2, 1u << 5);
+  SetMaskCount();
+  GatherMask(t.d, t.a, pattern, true, 70, {1, 2, 4, 0}, kept);
+  CHECK(kept == 6 && t.d.GetValue(0) == 0.0f && t.d.GetValue(1) == 33.0f &&
+        t.d.GetValue(2) == 69.0f && t.d.GetValue(3) == 32.0f && t.d.GetValue(5) == 101.0f);
+  // GatherMask leaves the register in normal mode: a masked Adds takes its 2 lanes again.
+  t.Clear(-1.0f);
+  Adds(t.d, t.a, 1.0f, 2, 1, UnaryRepeatParams());
+  CHECK(t.d.GetValue(1) == 2.0f && t.d.GetValue(2) == -1.0f);
+
+  // RepeatReduceSum: WholeReduceSum with the older argument order.
+  RepeatReduceSum<float>(t.d, t.a, 2, 64, 0, 1, 1, 8);
+  CHECK(t.d.GetValue(0) == 2016.0f && t.d.GetValue(1) == 6112.0f);
 }
 
 // Shifts, bitwise, block reductions, TQueSync, GetTPipePtr at global scope, scalar GM access
@@ -279,6 +308,9 @@ static void Broken(const std::string& which) {
   if (which == "high-bits") Add(t.d, t.a, t.b, bits, 1, BinaryRepeatParams());
   if (which == "past-end") Adds(t.d, t.a, 1.0f, 64, 5, UnaryRepeatParams());
   if (which == "select-mode") Select(t.d, t.m, t.a, t.b, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+  uint64_t kept = 0;
+  if (which == "gather-pattern") GatherMask(t.d, t.a, 8, false, 0, {1, 1, 0, 0}, kept);
+  if (which == "gather-past-end") GatherMask(t.d, t.a, 7, false, 0, {1, 5, 8, 0}, kept);
   TBuf<TPosition::VECCALC> never;  // Get alone is harmless, as on the device; use is not
   LocalTensor<float> unset = never.Get<float>();
   if (which == "unset-tbuf") Duplicate(unset, 1.0f, 8);
@@ -397,6 +429,8 @@ TEST_F(AscendcRepeatTest, BrokenMasksAndReachesAreNamed) {
       {"high-bits", "bad-argument", "mask[1]"},
       {"past-end", "ub-out-of-bounds", "Adds"},
       {"select-mode", "bad-argument", "VSEL_TENSOR_SCALAR_MODE"},
+      {"gather-pattern", "bad-argument", "built-in pattern 8"},
+      {"gather-past-end", "ub-out-of-bounds", "GatherMask"},
       {"unset-tbuf", "queue-uninitialized", "Duplicate uses a tensor from a TBuf"},
   };
   for (const auto& c : cases) {
