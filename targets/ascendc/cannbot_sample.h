@@ -90,8 +90,8 @@ void Describe(size_t index, size_t* gm_seen, const A& arg) {
   if constexpr (std::is_pointer_v<A>) {
     const Allocation* a = Find(reinterpret_cast<const void*>(arg));
     if (a == nullptr) {
-      Fail("argument %zu of ICPU_RUN_KF is a pointer AscendC::GmAlloc did not return (GM "
-           "arguments must be whole GmAlloc allocations)", index);
+      Fail("argument %zu of the kernel launch is a pointer AscendC::GmAlloc (or aclrtMalloc) "
+           "did not return (GM arguments must be whole device allocations)", index);
     }
     std::printf("cannbot-sample-arg: %zu gm %llu ", index, static_cast<unsigned long long>(a->bytes));
     if (*gm_seen >= CANNBOT_SAMPLE_TENSORS) {
@@ -181,6 +181,24 @@ template <typename... P, typename... A>
   std::printf("cannbot-sample-end\n");
   std::fflush(stdout);
   std::_Exit(0);
+}
+
+// ACLRT_LAUNCH_KERNEL's arguments: a by-value kernel parameter (a tiling struct) is passed by
+// its host address, as the vendor's generated launch header takes it.
+template <typename P, typename A>
+auto BoardArg(A arg) {
+  if constexpr (!std::is_pointer_v<P> && std::is_pointer_v<A>) {
+    return *reinterpret_cast<const P*>(arg);
+  } else {
+    return arg;
+  }
+}
+template <typename... P, typename... A>
+[[noreturn]] void DiscoverBoard(const char* name, void (*kernel)(P...), uint32_t block_dim,
+                                A... args) {
+  static_assert(sizeof...(P) == sizeof...(A),
+                "ACLRT_LAUNCH_KERNEL passes as many arguments as the kernel takes");
+  Discover(name, kernel, block_dim, BoardArg<P>(args)...);
 }
 
 // One argument of the recorded launch: a GM allocation (`data` holds its bytes when it is past

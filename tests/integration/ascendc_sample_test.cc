@@ -1,5 +1,6 @@
 // Sample-style Ascend C kernels (a kernel file beside a host main.cpp that launches it with
-// ICPU_RUN_KF in its CPU-debug branch): the host program's launch is recorded by running it,
+// ICPU_RUN_KF in its CPU-debug branch, or with ACLRT_LAUNCH_KERNEL in its board branch when it
+// has no CPU-debug launch): the host program's launch is recorded by running it,
 // and replayed with the op's tensors at the sample's shape; a wrong kernel fails the numeric
 // layer on that shape, and a host program that cannot be run gets one clear error.
 #include <memory>
@@ -213,6 +214,47 @@ TEST_F(SampleTest, SuggestionsForASampleAreValidatedAgainstItsOwnLaunch) {
   EXPECT_NE(prompt.find("kernel-launch sample"), std::string::npos);
   EXPECT_NE(prompt.find("File: main.cpp"), std::string::npos);
   EXPECT_NE(prompt.find("1 blocks, shape n=16384"), std::string::npos) << prompt;
+}
+
+TEST_F(SampleTest, AHostProgramWithOnlyAnAclrtLaunchRunsItsBoardBranch) {
+  // The host program as newer samples write it: no CPU-debug launch, only the board branch's
+  // aclrtMalloc/aclrtMemcpy and ACLRT_LAUNCH_KERNEL through the generated launch header, which
+  // takes the by-value tiling struct by its host address.
+  auto board = EditedSample(
+      "add_custom",
+      {{"  ICPU_RUN_KF(add_custom, blockDim, x, y, z, tiling);\n", ""},
+       {"void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* z,\n"
+        "                   AddCustomTilingData tiling);",
+        "#include \"aclrtlaunch_add_custom.h\""},
+       {"add_custom_do(blockDim, stream, x, y, z, tiling);",
+        "ACLRT_LAUNCH_KERNEL(add_custom)(blockDim, stream, x, y, z, &tiling);"}});
+  ASSERT_TRUE(board.ok()) << board.status().ToString();
+  EXPECT_EQ(board->host_launch, "ACLRT_LAUNCH_KERNEL");
+  auto report = Check(*board);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "a=float16 b=float16 y=float16");
+  ASSERT_TRUE(report->runs[0].check.has_value());
+  EXPECT_TRUE(report->runs[0].check->ok) << report->runs[0].check->reason;
+  ASSERT_FALSE(report->notes.empty());
+  EXPECT_NE(report->notes[0].find("8 blocks, shape n=16384"), std::string::npos)
+      << report->notes[0];
+
+  // Host memory handed to the launch instead of device memory is named.
+  auto host_memory = EditedSample(
+      "add_custom",
+      {{"  ICPU_RUN_KF(add_custom, blockDim, x, y, z, tiling);\n", ""},
+       {"void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* z,\n"
+        "                   AddCustomTilingData tiling);",
+        "#include \"aclrtlaunch_add_custom.h\""},
+       {"add_custom_do(blockDim, stream, x, y, z, tiling);",
+        "ACLRT_LAUNCH_KERNEL(add_custom)(blockDim, stream, xHost, y, z, tiling);"}});
+  ASSERT_TRUE(host_memory.ok()) << host_memory.status().ToString();
+  auto refused = Check(*host_memory);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("argument 0 of the kernel launch is a pointer"),
+            std::string::npos)
+      << refused.status().ToString();
 }
 
 TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {

@@ -100,6 +100,39 @@ TEST(SampleLaunchTest, WhatCannotBeRunIsSaid) {
       << partial.status().ToString();
 }
 
+TEST(SampleFilesTest, AHostWithOnlyAnAclrtLaunchRunsItsBoardBranchThroughAGeneratedHeader) {
+  const std::string kernel =
+      "#include \"tiling/add.h\"\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, "
+      "GM_ADDR y, GM_ADDR z, AddTiling tiling) {}\n";
+  const std::string host =
+      "#include \"aclrtlaunch_add_custom.h\"\nint main() { ACLRT_LAUNCH_KERNEL(add_custom)(8, "
+      "nullptr, x, y, z, t); }\n";
+  auto sample = SampleFromFiles("s", {{"add_custom.cpp", kernel},
+                                      {"tiling/add.h", "struct AddTiling { int n; };\n"},
+                                      {"main.cpp", host}});
+  ASSERT_TRUE(sample.ok()) << sample.status().ToString();
+  EXPECT_EQ(sample->host_launch, "ACLRT_LAUNCH_KERNEL");
+  const PackageFiles files = SampleDiscoveryFiles(*sample, 3);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_NE(files[0].second.find("#undef ASCENDC_CPU_DEBUG"), std::string::npos);
+  EXPECT_EQ(files[1].first, "aclrtlaunch_add_custom.h");
+  // The tiling struct's header comes with the entry's declaration; the launch is recorded.
+  EXPECT_NE(files[1].second.find("#include \"tiling/add.h\""), std::string::npos);
+  EXPECT_NE(files[1].second.find("AddTiling tiling);"), std::string::npos);
+  EXPECT_NE(files[1].second.find("aclrtlaunch_add_custom(uint32_t blockDim"), std::string::npos);
+
+  // With a CPU-debug launch as well, that one runs, as before.
+  auto both = SampleFromFiles(
+      "s", {{"add_custom.cpp", kernel},
+            {"tiling/add.h", "struct AddTiling { int n; };\n"},
+            {"main.cpp", host + "void f() { ICPU_RUN_KF(add_custom, 8, x, y, z, t); }\n"}});
+  ASSERT_TRUE(both.ok()) << both.status().ToString();
+  EXPECT_EQ(both->host_launch, "ICPU_RUN_KF");
+  const PackageFiles cpu = SampleDiscoveryFiles(*both, 3);
+  ASSERT_EQ(cpu.size(), 2u);  // the launch header is there for a program that includes it
+  EXPECT_EQ(cpu[0].second.find("#undef ASCENDC_CPU_DEBUG"), std::string::npos);
+}
+
 TEST(SampleShapeTest, SizesComeFromTheTensorsCounts) {
   const ops::OpSpec* add = cannbot_test::BuiltInOps().Find("add");
   const ops::OpSpec* layernorm = cannbot_test::BuiltInOps().Find("layernorm");

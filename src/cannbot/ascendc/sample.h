@@ -4,7 +4,9 @@
 //   DIR/<kernel>.cpp   extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, ..., [tiling])
 //   DIR/main.cpp       the host program; its CPU-debug branch (ASCENDC_CPU_DEBUG or
 //                      __CCE_KT_TEST__) allocates with AscendC::GmAlloc and launches with
-//                      ICPU_RUN_KF(add_custom, blockDim, x, y, z, ...)
+//                      ICPU_RUN_KF(add_custom, blockDim, x, y, z, ...), or (a program with
+//                      no CPU-debug launch) its board branch allocates with aclrtMalloc and
+//                      launches with ACLRT_LAUNCH_KERNEL(add_custom)(blockDim, stream, ...)
 //   DIR/*.h            headers either includes; DIR/input/*.bin the data files its scripts write
 //
 // Nothing in the sample is edited. The host program runs once, confined, in a generated
@@ -33,7 +35,11 @@ struct Sample {
   std::string kernel_file;      // "add_custom.cpp": the file defining the entry
   std::string entry;            // "add_custom"
   std::string entry_params;     // "GM_ADDR x, GM_ADDR y, GM_ADDR z, AddCustomTilingData tiling"
-  std::string host_file;        // "main.cpp": the file whose main() launches with ICPU_RUN_KF
+  std::string host_file;        // "main.cpp": the file whose main() launches the kernel
+  // How the host program launches: "ICPU_RUN_KF" (its CPU-debug branch runs, the default), or
+  // "ACLRT_LAUNCH_KERNEL" when it has no CPU-debug launch: its board branch then runs against
+  // cannbot's ACL runtime, with the launch header the vendor's build would generate.
+  std::string host_launch = "ICPU_RUN_KF";
 
   std::string Describe() const;  // "sample DIR (kernel add_custom in add_custom.cpp, host main.cpp)"
 };
@@ -42,7 +48,8 @@ struct Sample {
 bool LooksLikeSample(const std::string& dir);
 
 // Reads DIR. InvalidArgument (naming the file and the cause): no kernel entry definition or
-// several, no host file with ICPU_RUN_KF or several, files too large or not text.
+// several, no host file with ICPU_RUN_KF or ACLRT_LAUNCH_KERNEL or several, files too large or
+// not text.
 Result<Sample> LoadSample(const std::string& dir);
 // The same from files already read (`dir` labels it in messages): a sample sent with a job,
 // or one with a suggestion's changes applied.

@@ -1,8 +1,9 @@
-// acl/acl.h: the part of the ACL runtime API a sample's host program touches in its CPU-debug
-// build (its data_utils.h includes this header unconditionally), on the host: device memory
-// is AscendC::GmAlloc memory, copies are memcpy, streams and contexts are tokens, and every call
-// succeeds. Written from the public ACL API reference; the kernel is launched by ICPU_RUN_KF
-// (cannbot_sample.h), never through this header.
+// acl/acl.h: the part of the ACL runtime API a sample's host program touches (its data_utils.h
+// includes this header unconditionally; a program without a CPU-debug launch runs its board
+// branch on it), on the host: device memory is AscendC::GmAlloc memory, copies are memcpy,
+// streams, contexts and events are tokens, and every call succeeds. Written from the public
+// ACL API reference; the kernel is launched by ICPU_RUN_KF or by the ACLRT_LAUNCH_KERNEL of
+// the generated aclrtlaunch_<kernel>.h (cannbot_sample.h), never through this header.
 #ifndef CANNBOT_ACL_ACL_H
 #define CANNBOT_ACL_ACL_H
 
@@ -71,6 +72,29 @@ inline aclError aclrtMemcpy(void* dst, size_t dst_bytes, const void* src, size_t
                             aclrtMemcpyKind) {
   if (bytes > dst_bytes) return 1;
   std::memcpy(dst, src, bytes);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtMemset(void* p, size_t max_bytes, int32_t value, size_t bytes) {
+  if (bytes > max_bytes) return 1;
+  std::memset(p, value, bytes);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtGetDeviceCount(uint32_t* count) {
+  *count = 1;
+  return ACL_SUCCESS;
+}
+// Events: a board program times its launches with them; the discovery run ends at the first
+// launch, so they never measure anything here.
+inline aclError aclrtCreateEvent(aclrtEvent* event) {
+  static int token;
+  *event = &token;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtDestroyEvent(aclrtEvent) { return ACL_SUCCESS; }
+inline aclError aclrtRecordEvent(aclrtEvent, aclrtStream) { return ACL_SUCCESS; }
+inline aclError aclrtSynchronizeEvent(aclrtEvent) { return ACL_SUCCESS; }
+inline aclError aclrtEventElapsedTime(float* ms, aclrtEvent, aclrtEvent) {
+  *ms = 0.0f;
   return ACL_SUCCESS;
 }
 inline const char* aclGetRecentErrMsg() { return ""; }
