@@ -153,6 +153,17 @@ constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t TOTAL_UB_SIZE = CANNBOT_UB_BYTES;
 }  // namespace AscendC
+// block_idx and block_num: the device's built-in variables, which newer kernels read directly
+// (`x + block_idx * blockLength`); each reads the running block's index, or the launch's block
+// dim, when used, as GetBlockIdx/GetBlockNum do.
+struct CannbotBlockIdx {
+  operator int64_t() const { return AscendC::GetBlockIdx(); }  // NOLINT: reads as a number
+};
+struct CannbotBlockNum {
+  operator int64_t() const { return AscendC::GetBlockNum(); }  // NOLINT: reads as a number
+};
+inline constexpr CannbotBlockIdx block_idx{};
+inline constexpr CannbotBlockNum block_num{};
 namespace tik2 = AscendC;  // the name older samples use
 #define g_coreType (::cannbot_ascendc::R().cube_core() ? AscendC::AIC : AscendC::AIV)
 #define ASCEND_IS_AIV (g_coreType == AscendC::AIV)

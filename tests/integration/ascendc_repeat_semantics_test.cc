@@ -299,6 +299,9 @@ static void Debugging(GM_ADDR x, GM_ADDR y) {
   LocalTensor<float> same(TPosition::VECCALC, 0, 8);
   CHECK(same.GetValue(7) == 2.5f);
   PRINTF("block %d of %d\n", static_cast<int>(GetBlockIdx()), static_cast<int>(GetBlockNum()));
+  // The built-in variables newer kernels read: this launch's one block.
+  __gm__ float* base = reinterpret_cast<__gm__ float*>(x);
+  CHECK(block_idx == 0 && block_num == 1 && base + block_idx * 64 == base);
 }
 
 static void Broken(const std::string& which) {
