@@ -133,6 +133,40 @@ TEST(SampleFilesTest, AHostWithOnlyAnAclrtLaunchRunsItsBoardBranchThroughAGenera
   EXPECT_EQ(cpu[0].second.find("#undef ASCENDC_CPU_DEBUG"), std::string::npos);
 }
 
+TEST(SampleFilesTest, KernelsCannbotCannotLaunchAreNamed) {
+  // A single-file program in the newer style: a template kernel and main() launching it with
+  // <<<>>> in one .asc.
+  const std::string asc =
+      "#include \"kernel_operator.h\"\ntemplate <uint32_t n>\n__vector__ __global__ void "
+      "add_custom(__gm__ float* x, __gm__ float* y, __gm__ float* z) { }\n"
+      "int main() { add_custom<8><<<8, 0, stream>>>(x, y, z); }\n";
+  auto single = SampleFromFiles("s", {{"add.asc", asc}});
+  ASSERT_FALSE(single.ok());
+  EXPECT_NE(single.status().message().find("single-file program (add.asc): its kernel add_custom"),
+            std::string::npos)
+      << single.status().ToString();
+  // A template kernel in a file of its own: named, not "no kernel entry point".
+  auto templated = SampleFromFiles(
+      "s", {{"add_custom.cpp",
+             "template <int n>\n__global__ __aicore__ void add_custom(GM_ADDR x) { }\n"},
+            {"main.cpp", "int main() { ICPU_RUN_KF(add_custom<8>, 8, x); }\n"}});
+  ASSERT_FALSE(templated.ok());
+  EXPECT_NE(templated.status().message().find(
+                "defines its kernel without extern \"C\": add_custom.cpp (add_custom)"),
+            std::string::npos)
+      << templated.status().ToString();
+  // A host program that declares the kernel and launches it with <<<>>> in its board branch,
+  // beside its CPU-debug launch, is an ordinary sample.
+  auto both = SampleFromFiles(
+      "s", {{"add_custom.cpp", "extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x) {}\n"},
+            {"main.cpp",
+             "extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x);\nint main() {\n"
+             "#ifdef ASCENDC_CPU_DEBUG\n  ICPU_RUN_KF(add_custom, 8, x);\n#else\n"
+             "  add_custom<<<8, nullptr, stream>>>(x);\n#endif\n}\n"}});
+  ASSERT_TRUE(both.ok()) << both.status().ToString();
+  EXPECT_EQ(both->host_launch, "ICPU_RUN_KF");
+}
+
 TEST(SampleShapeTest, SizesComeFromTheTensorsCounts) {
   const ops::OpSpec* add = cannbot_test::BuiltInOps().Find("add");
   const ops::OpSpec* layernorm = cannbot_test::BuiltInOps().Find("layernorm");

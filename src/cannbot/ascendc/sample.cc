@@ -198,16 +198,43 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
   static const std::regex kDefinition(
       R"(extern\s+"C"\s+((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\)\s*\{)");
   static const std::regex kMain(R"(\bmain\s*\()");
-  std::vector<std::string> kernels, hosts;
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  // Any kernel function, whatever its linkage: a template or C++-linkage entry is named in the
+  // error rather than reported as no entry at all.
+  static const std::regex kAnyKernel(
+      R"(((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\([^)]*\)\s*\{)");
+  std::vector<std::string> kernels, hosts, unlinked;
   for (const auto& [name, text] : s.files) {
     if (!IsUnit(name)) continue;
     const std::string code = WithoutComments(text);
     std::smatch m;
+    std::string any_name;  // the first kernel (__global__) function this file defines
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kAnyKernel);
+         it != std::sregex_iterator() && any_name.empty(); ++it) {
+      if ((*it)[0].str().find("__global__") != std::string::npos) {
+        any_name = (*it)[2].str();
+      }
+    }
+    const bool any_kernel = !any_name.empty();
+    if (any_kernel && code.find("<<<") != std::string::npos && std::regex_search(code, kMain)) {
+      return Status::InvalidArgument(
+          "the sample " + dir + " is a single-file program (" + name + "): its kernel " +
+          any_name + " and the host code that launches it with <<<>>> share one file, which "
+          "cannbot does not run yet; keep the kernel in a file of its own with an extern \"C\" "
+          "entry, and launch it from main.cpp with ICPU_RUN_KF or ACLRT_LAUNCH_KERNEL "
+          "(docs/ascendc.md, \"Samples\")");
+    }
     if (std::regex_search(code, m, kDefinition)) {
       kernels.push_back(name + " (" + m[2].str() + ")");
       s.kernel_file = name;
       s.entry = m[2].str();
       s.entry_params = m[3].str();
+    } else if (any_kernel) {
+      unlinked.push_back(name + " (" + any_name + ")");
     }
     const bool cpu_debug = code.find("ICPU_RUN_KF") != std::string::npos;
     const bool board = code.find("ACLRT_LAUNCH_KERNEL") != std::string::npos;
@@ -217,11 +244,12 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
       s.host_launch = cpu_debug ? "ICPU_RUN_KF" : "ACLRT_LAUNCH_KERNEL";
     }
   }
-  auto list = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
-    return out;
-  };
+  if (kernels.empty() && !unlinked.empty()) {
+    return Status::InvalidArgument(
+        "the sample " + dir + " defines its kernel without extern \"C\": " + list(unlinked) +
+        " (a template or C++-linkage entry; cannbot launches one extern \"C\" __global__ "
+        "__aicore__ void <op>(GM_ADDR ...) { ... }, the way the kernel-launch samples declare it)");
+  }
   if (kernels.size() != 1) {
     return Status::InvalidArgument(
         "the sample " + dir + (kernels.empty() ? " defines no kernel entry point"
