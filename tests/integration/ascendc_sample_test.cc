@@ -216,18 +216,21 @@ TEST_F(SampleTest, SuggestionsForASampleAreValidatedAgainstItsOwnLaunch) {
   EXPECT_NE(prompt.find("1 blocks, shape n=16384"), std::string::npos) << prompt;
 }
 
+// The add_custom sample's host program as newer samples write it: no CPU-debug launch, only
+// the board branch's aclrtMalloc/aclrtMemcpy and `launch`, an ACLRT_LAUNCH_KERNEL through the
+// generated launch header.
+testing::TextEdits BoardOnlyHost(const std::string& launch) {
+  return {{"  ICPU_RUN_KF(add_custom, blockDim, x, y, z, tiling);\n", ""},
+          {"void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, "
+           "uint8_t* z,\n                   AddCustomTilingData tiling);",
+           "#include \"aclrtlaunch_add_custom.h\""},
+          {"add_custom_do(blockDim, stream, x, y, z, tiling);", launch}};
+}
+
 TEST_F(SampleTest, AHostProgramWithOnlyAnAclrtLaunchRunsItsBoardBranch) {
-  // The host program as newer samples write it: no CPU-debug launch, only the board branch's
-  // aclrtMalloc/aclrtMemcpy and ACLRT_LAUNCH_KERNEL through the generated launch header, which
-  // takes the by-value tiling struct by its host address.
-  auto board = EditedSample(
-      "add_custom",
-      {{"  ICPU_RUN_KF(add_custom, blockDim, x, y, z, tiling);\n", ""},
-       {"void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* z,\n"
-        "                   AddCustomTilingData tiling);",
-        "#include \"aclrtlaunch_add_custom.h\""},
-       {"add_custom_do(blockDim, stream, x, y, z, tiling);",
-        "ACLRT_LAUNCH_KERNEL(add_custom)(blockDim, stream, x, y, z, &tiling);"}});
+  // The header takes the by-value tiling struct by its host address, as the vendor's does.
+  auto board = EditedSample("add_custom", BoardOnlyHost("ACLRT_LAUNCH_KERNEL(add_custom)("
+                                                        "blockDim, stream, x, y, z, &tiling);"));
   ASSERT_TRUE(board.ok()) << board.status().ToString();
   EXPECT_EQ(board->host_launch, "ACLRT_LAUNCH_KERNEL");
   auto report = Check(*board);
@@ -243,12 +246,7 @@ TEST_F(SampleTest, AHostProgramWithOnlyAnAclrtLaunchRunsItsBoardBranch) {
   // Host memory handed to the launch instead of device memory is named.
   auto host_memory = EditedSample(
       "add_custom",
-      {{"  ICPU_RUN_KF(add_custom, blockDim, x, y, z, tiling);\n", ""},
-       {"void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* z,\n"
-        "                   AddCustomTilingData tiling);",
-        "#include \"aclrtlaunch_add_custom.h\""},
-       {"add_custom_do(blockDim, stream, x, y, z, tiling);",
-        "ACLRT_LAUNCH_KERNEL(add_custom)(blockDim, stream, xHost, y, z, tiling);"}});
+      BoardOnlyHost("ACLRT_LAUNCH_KERNEL(add_custom)(blockDim, stream, xHost, y, z, tiling);"));
   ASSERT_TRUE(host_memory.ok()) << host_memory.status().ToString();
   auto refused = Check(*host_memory);
   ASSERT_FALSE(refused.ok());
