@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -361,6 +363,31 @@ TEST_F(ChatClientTest, SlowServerBeyondRequestTimeoutIsATimeoutError) {
   EXPECT_EQ(got.status().code(), Status::Code::kTimeout) << got.status().ToString();
   EXPECT_TRUE(Contains(got.status().message(), server.base_url())) << got.status().message();
   EXPECT_LT(elapsed, 2.0) << "the 500 ms request timeout did not fire";
+}
+
+TEST_F(ChatClientTest, AStopFlagAbandonsARequestInFlightWithoutRetrying) {
+  // A model that takes 20 s to answer and a job cancelled 300 ms in: the request ends within
+  // about a second of the stop (curl checks it once a second while it waits), is not retried,
+  // and says why.
+  FakeLlmServer server;
+  server.Push(Reply(200, Chat({"too late"}).body, {}, std::chrono::milliseconds(20000)));
+  LlmConfig config = TestConfig(server.base_url());
+  config.max_retries = 3;
+  ChatClient client(config, http_.get());
+  std::atomic<bool> stop{false};
+  std::thread canceller([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop.store(true);
+  });
+  const auto start = Clock::now();
+  auto got = client.Complete(kMessages, 1, &stop);
+  const double elapsed = SecondsSince(start);
+  canceller.join();
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), Status::Code::kAborted) << got.status().ToString();
+  EXPECT_TRUE(Contains(got.status().message(), "job was stopped")) << got.status().message();
+  EXPECT_LT(elapsed, 5.0) << "the request outlived the stop";
+  EXPECT_EQ(server.requests().size(), 1u) << "an abandoned request was retried";
 }
 
 TEST_F(ChatClientTest, UnreachablePortIsAClearError) {

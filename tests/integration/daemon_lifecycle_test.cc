@@ -142,8 +142,9 @@ TEST(DaemonLifecycleTest, SigtermCheckpointsWhenTheGraceRunsOutAndARestartFinish
 
 TEST(DaemonLifecycleTest, AFullQueueAnswers429AndACancelStopsARunningJob) {
   FakeLlmServer llm;
+  // A model that would take a minute: the cancel below must not wait for it.
   testing::ScriptedReply slow = Chat({Fenced("int nope(")});
-  slow.delay = std::chrono::milliseconds(2000);
+  slow.delay = std::chrono::milliseconds(60000);
   llm.Push(slow);
   Daemon daemon(Daemon::Options{
       {"--workers", "1", "--queue-size", "1"}, {},
@@ -163,12 +164,16 @@ TEST(DaemonLifecycleTest, AFullQueueAnswers429AndACancelStopsARunningJob) {
   EXPECT_EQ(full.header("Retry-After"), "10");
   EXPECT_NE(daemon.Get("/metrics").body.find("cannbot_queue_depth 1"), std::string::npos);
 
-  // Cancel the running job: it stops before its next validation, with its report.
+  // Cancel the running job, which waits on the model: the question is abandoned at once (not
+  // after the model's minute), and the job ends cancelled with its report.
+  const auto cancelled_at = std::chrono::steady_clock::now();
   HttpReply cancelling = daemon.Delete("/jobs/" + first);
   EXPECT_EQ(cancelling.status, 202) << cancelling.body;
   Json cancelled = daemon.WaitFor(first, {"cancelled"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelled_at).count(),
+            20.0);
   EXPECT_EQ(cancelled["error"]["code"], "cancelled");
-  EXPECT_TRUE(cancelled["report"].is_object());
+  EXPECT_TRUE(cancelled["report"].is_object()) << cancelled.dump();
   // The queued one is cancelled at once.
   const std::string second = queued.json()["job_id"];
   HttpReply dropped = daemon.Delete("/jobs/" + second);

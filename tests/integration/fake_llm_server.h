@@ -7,6 +7,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <mutex>
@@ -58,7 +59,11 @@ class FakeLlmServer {
           reply = {500, R"({"error":{"message":"no scripted reply"}})", {}, {}};
         }
       }
-      if (reply.delay.count() > 0) std::this_thread::sleep_for(reply.delay);
+      // The delay in short naps: a server going away does not wait out a long one.
+      const auto until = std::chrono::steady_clock::now() + reply.delay;
+      while (std::chrono::steady_clock::now() < until && !closing_.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
       res.status = reply.status;
       for (const auto& [name, value] : reply.headers) res.set_header(name, value);
       res.set_content(reply.body, "application/json");
@@ -68,6 +73,7 @@ class FakeLlmServer {
     while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ~FakeLlmServer() {
+    closing_.store(true);
     server_.stop();
     thread_.join();
   }
@@ -89,6 +95,7 @@ class FakeLlmServer {
 
  private:
   httplib::Server server_;
+  std::atomic<bool> closing_{false};
   std::thread thread_;
   int port_ = 0;
   std::mutex mutex_;

@@ -97,7 +97,8 @@ ChatClient::ChatClient(LlmConfig config, HttpClient* http)
     : config_(std::move(config)), http_(http) {}
 
 Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessage>& messages,
-                                                     int n, int* requests) {
+                                                     int n, int* requests,
+                                                     const std::atomic<bool>* stop) {
   nlohmann::json body = {{"model", config_.model},
                          {"temperature", config_.temperature},
                          {"max_tokens", config_.max_tokens},
@@ -114,6 +115,8 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
   if (!key.empty()) request.headers.push_back({"Authorization", "Bearer " + key});
   request.connect_timeout = config_.connect_timeout;
   request.total_timeout = config_.request_timeout;
+  request.abort = stop;
+  auto stopped = [stop] { return stop != nullptr && stop->load(); };
 
   auto backoff = config_.initial_backoff;
   Status last = Status::Unavailable("no request was made");
@@ -121,6 +124,7 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
     ++*requests;
     auto response = http_->Send(request);
     double wait_seconds = -1;
+    if (stopped()) return Status::Aborted("the LLM request was abandoned: the job was stopped");
     if (!response.ok()) {
       last = response.status().WithContext("the LLM server could not be reached");
     } else if (response->status == 200) {
@@ -144,21 +148,28 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
     auto wait = wait_seconds >= 0
                     ? std::chrono::milliseconds(static_cast<long long>(wait_seconds * 1000))
                     : backoff;
-    std::this_thread::sleep_for(std::min(wait, config_.max_backoff));
+    // The backoff in short naps, so that a stop is seen within a tenth of a second.
+    const auto until = std::chrono::steady_clock::now() + std::min(wait, config_.max_backoff);
+    while (std::chrono::steady_clock::now() < until && !stopped()) {
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+          std::chrono::milliseconds(100), until - std::chrono::steady_clock::now()));
+    }
+    if (stopped()) return Status::Aborted("the LLM request was abandoned: the job was stopped");
     backoff = std::min(backoff * 2, config_.max_backoff);
   }
   return last.WithContext("after " + std::to_string(config_.max_retries + 1) + " attempts");
 }
 
-Result<Completion> ChatClient::Complete(const std::vector<ChatMessage>& messages, int samples) {
+Result<Completion> ChatClient::Complete(const std::vector<ChatMessage>& messages, int samples,
+                                        const std::atomic<bool>* stop) {
   const auto start = Clock::now();
   Completion completion;
   samples = std::max(1, samples);
-  auto first = Request(messages, samples, &completion.requests);
+  auto first = Request(messages, samples, &completion.requests, stop);
   if (!first.ok() && samples > 1 && RefusedN(first.status())) {
     // Some servers refuse n > 1 outright ("only one completion choice is allowed"): ask one
     // sample at a time instead.
-    first = Request(messages, 1, &completion.requests);
+    first = Request(messages, 1, &completion.requests, stop);
   }
   if (!first.ok()) return first.status();
   completion.choices = std::move(first).value();
@@ -168,8 +179,8 @@ Result<Completion> ChatClient::Complete(const std::vector<ChatMessage>& messages
     std::vector<std::future<Result<std::vector<std::string>>>> more;
     std::vector<int> counts(static_cast<size_t>(missing), 0);
     for (int i = 0; i < missing; ++i) {
-      more.push_back(std::async(std::launch::async, [this, &messages, &counts, i] {
-        return Request(messages, 1, &counts[static_cast<size_t>(i)]);
+      more.push_back(std::async(std::launch::async, [this, &messages, &counts, i, stop] {
+        return Request(messages, 1, &counts[static_cast<size_t>(i)], stop);
       }));
     }
     for (int i = 0; i < missing; ++i) {

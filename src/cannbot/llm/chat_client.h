@@ -9,6 +9,7 @@
 // Thread-safety: Complete() may be called from several threads if the HttpClient allows it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -48,15 +49,17 @@ class ChatClient {
   ChatClient(LlmConfig config, HttpClient* http);
 
   // Up to `samples` answers. Fails (Unavailable, Timeout, InvalidArgument) only when no answer
-  // could be had at all.
-  Result<Completion> Complete(const std::vector<ChatMessage>& messages, int samples);
+  // could be had at all, or Aborted as soon as `stop` (set by another thread: a cancelled job)
+  // is seen, mid-request or between retries, without retrying.
+  Result<Completion> Complete(const std::vector<ChatMessage>& messages, int samples,
+                              const std::atomic<bool>* stop = nullptr);
 
   const LlmConfig& config() const { return config_; }
 
  private:
   // One request with retries; returns the choices it got.
   Result<std::vector<std::string>> Request(const std::vector<ChatMessage>& messages, int n,
-                                           int* requests);
+                                           int* requests, const std::atomic<bool>* stop);
 
   LlmConfig config_;
   HttpClient* http_;

@@ -1,6 +1,7 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <mutex>
 
@@ -28,6 +29,12 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
     (*headers)[name] = value;
   }
   return size * count;
+}
+
+// curl calls this about once a second while a transfer waits, and more often while data
+// flows: a non-zero answer ends the transfer.
+int OnProgress(void* abort, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return static_cast<const std::atomic<bool>*>(abort)->load() ? 1 : 0;
 }
 
 class CurlHttpClient : public HttpClient {
@@ -62,7 +69,15 @@ class CurlHttpClient : public HttpClient {
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &response.body);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, OnHeader);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, &response.headers);
+    if (request.abort != nullptr) {
+      curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+      curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, OnProgress);
+      curl_easy_setopt(h, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(request.abort));
+    }
     CURLcode rc = curl_easy_perform(h);
+    if (rc == CURLE_ABORTED_BY_CALLBACK) {
+      return Status::Aborted(request.url + ": the request was abandoned (the job was stopped)");
+    }
     if (rc != CURLE_OK) {
       const std::string what = curl_easy_strerror(rc);
       if (rc == CURLE_OPERATION_TIMEDOUT) return Status::Timeout(request.url + ": " + what);

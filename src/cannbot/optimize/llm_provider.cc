@@ -18,7 +18,7 @@ Result<std::vector<Proposal>> LlmProvider::Ask(const prompt::RenderedPrompt& pro
                                                const std::string& origin) {
   CANNBOT_ASSIGN_OR_RETURN(llm::Completion completion,
                            client_->Complete({{"system", prompt.system}, {"user", prompt.user}},
-                                             samples));
+                                             samples, request.stop));
   std::vector<Proposal> proposals;
   for (size_t i = 0; i < completion.choices.size(); ++i) {
     Proposal p;

@@ -164,6 +164,7 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
     ask.target = request.target;
     ask.round = round;
     ask.samples = config_.samples;
+    ask.stop = config_.stop;
     ask.failures = failures;
     for (const Attempt& a : attempts) {
       if (!a.code.empty() && a.outcome != "duplicate") ask.tried.push_back(Summary(a));
@@ -180,6 +181,10 @@ Status Optimizer::Run(const OptimizeRequest& request, OptimizeReport* report,
                 nullptr});
     }
     auto proposals = provider_->Propose(ask);
+    if (!proposals.ok() && stopped()) {  // a cancel abandoned the question: report what there is
+      report->notes.push_back("stopped: interrupted while asking " + provider_->Describe());
+      break;
+    }
     if (!proposals.ok()) {
       if (attempts.empty()) return proposals.status();
       report->notes.push_back("round " + std::to_string(round) + ": " +

@@ -5,6 +5,7 @@
 // Thread-safety: a provider is used by one optimisation loop at a time.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ struct ProposalRequest {
   std::string best_code;          // the best accepted kernel so far, if any
   std::string best_feedback;      // how it did, if any
   std::vector<TriedCandidate> tried;  // every candidate validated so far, in order
+  // Set by another thread (a cancel, a shutdown): a provider waiting on a model gives up.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct Proposal {
