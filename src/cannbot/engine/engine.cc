@@ -86,6 +86,7 @@ std::vector<skills::SkillMatch> ChooseSkills(const config::Config& config,
                                              const ProviderBundle& bundle,
                                              const skills::SkillLibrary& library,
                                              const ops::OpSpec& spec, const std::string& target,
+                                             const std::atomic<bool>* stop,
                                              SuggestReport* report) {
   constexpr size_t kCandidates = 6, kPicks = 3;
   // Skills name ops across dtypes (swish serves swish_fp16) and families from the op's spec.
@@ -96,7 +97,8 @@ std::vector<skills::SkillMatch> ChooseSkills(const config::Config& config,
     const std::vector<skills::SkillMatch> candidates = optimize::PickCandidates(
         library.Explain(report->diagnosis, op, target, spec.family), kCandidates);
     if (candidates.size() > 1) {
-      auto pick = optimize::AskModelToPick(*bundle.chat, candidates, report->diagnosis, op, kPicks);
+      auto pick =
+          optimize::AskModelToPick(*bundle.chat, candidates, report->diagnosis, op, kPicks, stop);
       if (!pick.ok()) {
         report->notes.push_back("skills: asking the model to pick failed (" +
                                 pick.status().message() + "); the rule-based choice was kept");
@@ -241,8 +243,8 @@ Result<SuggestReport> Engine::Run(const JobSpec& spec, Progress* progress) {
   request.op = op;
   request.original = kernel;
   request.diagnosis = report.diagnosis;
-  request.skills = ChooseSkills(config, bundle, *parts_.skills, *op,
-                                std::string(target.name()), &report);
+  request.skills = ChooseSkills(config, bundle, *parts_.skills, *op, std::string(target.name()),
+                                progress != nullptr ? progress->StopFlag() : nullptr, &report);
   target::HardwareFacts facts{[&validator]() -> const validator::MachineModel& {
                                 return validator.Machine();
                               },

@@ -88,9 +88,10 @@ std::vector<skills::SkillMatch> ParsePick(const std::string& answer,
 Result<SkillPick> AskModelToPick(llm::ChatClient& chat,
                                  const std::vector<skills::SkillMatch>& candidates,
                                  const diagnosis::Diagnosis& diagnosis, const std::string& op,
-                                 size_t max_picks) {
-  CANNBOT_ASSIGN_OR_RETURN(llm::Completion completion,
-                           chat.Complete(PickMessages(candidates, diagnosis, op, max_picks), 1));
+                                 size_t max_picks, const std::atomic<bool>* stop) {
+  CANNBOT_ASSIGN_OR_RETURN(
+      llm::Completion completion,
+      chat.Complete(PickMessages(candidates, diagnosis, op, max_picks), 1, stop));
   SkillPick pick;
   pick.chosen = ParsePick(completion.choices.empty() ? "" : completion.choices.front(),
                           candidates, max_picks);

@@ -9,6 +9,7 @@
 // Thread-safety: pure functions apart from the one request through `chat`.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -40,10 +41,11 @@ std::vector<skills::SkillMatch> ParsePick(const std::string& answer,
                                           const std::vector<skills::SkillMatch>& candidates,
                                           size_t max_picks);
 
-// Asks the model. Errors: the chat client's (the caller keeps the rule-based choice).
+// Asks the model. Errors: the chat client's (the caller keeps the rule-based choice), Aborted
+// when `stop` (a cancelled job) is set while it waits.
 Result<SkillPick> AskModelToPick(llm::ChatClient& chat,
                                  const std::vector<skills::SkillMatch>& candidates,
                                  const diagnosis::Diagnosis& diagnosis, const std::string& op,
-                                 size_t max_picks);
+                                 size_t max_picks, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace cannbot::optimize
