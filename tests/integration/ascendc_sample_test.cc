@@ -224,7 +224,12 @@ testing::TextEdits BoardOnlyHost(const std::string& launch) {
           {"void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, "
            "uint8_t* z,\n                   AddCustomTilingData tiling);",
            "#include \"aclrtlaunch_add_custom.h\""},
-          {"add_custom_do(blockDim, stream, x, y, z, tiling);", launch}};
+          {"add_custom_do(blockDim, stream, x, y, z, tiling);", launch},
+          // More of the runtime a board program calls before its launch.
+          {"  aclrtMemcpy(y, bytes, yHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE);",
+           "  aclrtMemcpyAsync(y, bytes, yHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream);\n"
+           "  aclrtMemsetAsync(z, bytes, 0, bytes, stream);\n"
+           "  int32_t device = -1;\n  aclrtGetDevice(&device);\n  aclrtSynchronizeDevice();"}};
 }
 
 TEST_F(SampleTest, AHostProgramWithOnlyAnAclrtLaunchRunsItsBoardBranch) {

@@ -38,6 +38,11 @@ typedef enum aclrtMemcpyKind {
 inline aclError aclInit(const char*) { return ACL_SUCCESS; }
 inline aclError aclFinalize() { return ACL_SUCCESS; }
 inline aclError aclrtSetDevice(int32_t) { return ACL_SUCCESS; }
+inline aclError aclrtGetDevice(int32_t* device) {
+  *device = 0;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
 inline aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
 inline aclError aclrtCreateContext(aclrtContext* context, int32_t) {
   static int token;
@@ -55,6 +60,9 @@ inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtMalloc(void** p, size_t bytes, aclrtMemMallocPolicy) {
   *p = AscendC::GmAlloc(bytes);
   return ACL_SUCCESS;
+}
+inline aclError aclrtMallocAlign32(void** p, size_t bytes, aclrtMemMallocPolicy policy) {
+  return aclrtMalloc(p, bytes, policy);  // GmAlloc memory is 32-byte aligned already
 }
 inline aclError aclrtFree(void* p) {
   AscendC::GmFree(p);
@@ -78,6 +86,15 @@ inline aclError aclrtMemset(void* p, size_t max_bytes, int32_t value, size_t byt
   if (bytes > max_bytes) return 1;
   std::memset(p, value, bytes);
   return ACL_SUCCESS;
+}
+// The asynchronous forms complete at once: there is one stream, and it is the host.
+inline aclError aclrtMemcpyAsync(void* dst, size_t dst_bytes, const void* src, size_t bytes,
+                                 aclrtMemcpyKind kind, aclrtStream) {
+  return aclrtMemcpy(dst, dst_bytes, src, bytes, kind);
+}
+inline aclError aclrtMemsetAsync(void* p, size_t max_bytes, int32_t value, size_t bytes,
+                                 aclrtStream) {
+  return aclrtMemset(p, max_bytes, value, bytes);
 }
 inline aclError aclrtGetDeviceCount(uint32_t* count) {
   *count = 1;
