@@ -285,7 +285,7 @@ namespace cannbot_detail {
 
 // Elements per repeat: 256 bytes, or in counter mode (reduceMode) the mask.
 template <typename T>
-inline uint64_t GatherMaskLanes(bool reduce_mode, uint32_t mask) {
+inline uint64_t GatherMaskRepeatLength(bool reduce_mode, uint32_t mask) {
   if (!reduce_mode) return kLanes<T>;
   if (mask == 0) {
     cannbot_ascendc::Violation("bad-argument",
@@ -297,39 +297,33 @@ inline uint64_t GatherMaskLanes(bool reduce_mode, uint32_t mask) {
 
 // Packs the selected elements of src0 into dst; `selected(r, j)` is lane j of repeat r's bit.
 template <typename T, typename Selected>
-inline void GatherMaskLanes(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-                            const GatherMaskParams& gp, uint64_t lanes, Selected selected,
-                            uint64_t& rsvdCnt) {
+inline void GatherSelected(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                           const GatherMaskParams& gp, uint64_t lanes, Selected selected,
+                           uint64_t& rsvdCnt) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GatherMask takes 16- or 32-bit elements");
   constexpr uint64_t e = cannbot_ascendc::kBlockBytes / sizeof(T);
   const char* api = "GatherMask";
-  auto at = [&](uint64_t r, uint64_t j) {
-    return r * gp.src0RepeatStride * e + (j / e) * gp.src0BlockStride * e + j % e;
-  };
-  uint64_t reach = 0, picked = 0;
+  std::vector<uint64_t> from;  // the src0 elements picked, in order
+  uint64_t reach = 0;
   for (uint64_t r = 0; r < gp.repeatTimes; ++r) {
     for (uint64_t j = 0; j < lanes; ++j) {
       if (!selected(r, j)) continue;
-      ++picked;
-      reach = at(r, j) + 1 > reach ? at(r, j) + 1 : reach;
+      from.push_back(r * gp.src0RepeatStride * e + (j / e) * gp.src0BlockStride * e + j % e);
+      reach = from.back() + 1 > reach ? from.back() + 1 : reach;
     }
   }
-  if (reach > 0x7fffffffu || picked > 0x7fffffffu) {
+  if (reach > 0x7fffffffu || from.size() > 0x7fffffffu) {
     cannbot_ascendc::Violation("ub-out-of-bounds", "GatherMask reaches element %llu of src0",
                                static_cast<unsigned long long>(reach));
   }
   Operand(src0, static_cast<int64_t>(reach), api, Access::kRead);
-  Operand(dst, static_cast<int64_t>(picked), api, Access::kWrite);
+  Operand(dst, static_cast<int64_t>(from.size()), api, Access::kWrite);
   // Every source element is read before dst is written: dst may overlap src0.
   std::vector<T> out;
-  out.reserve(picked);
-  for (uint64_t r = 0; r < gp.repeatTimes; ++r) {
-    for (uint64_t j = 0; j < lanes; ++j) {
-      if (selected(r, j)) out.push_back(src0.cb_data_[at(r, j)]);
-    }
-  }
-  for (uint64_t i = 0; i < picked; ++i) dst.cb_data_[i] = out[i];
-  rsvdCnt = picked;
+  out.reserve(from.size());
+  for (uint64_t i : from) out.push_back(src0.cb_data_[i]);
+  for (size_t i = 0; i < out.size(); ++i) dst.cb_data_[i] = out[i];
+  rsvdCnt = out.size();
   cannbot_ascendc::R().vector_mask().counter = false;  // documented: normal mode afterwards
   cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
   c.vector_instructions += 1;
@@ -351,8 +345,8 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                                "1..7 (1 even elements, 2 odd, 3..6 one of every four, 7 all)",
                                static_cast<unsigned>(src1Pattern));
   }
-  const uint64_t lanes = cannbot_detail::GatherMaskLanes<T>(reduceMode, mask);
-  cannbot_detail::GatherMaskLanes(
+  const uint64_t lanes = cannbot_detail::GatherMaskRepeatLength<T>(reduceMode, mask);
+  cannbot_detail::GatherSelected(
       dst, src0, gatherMaskParams, lanes,
       [src1Pattern](uint64_t, uint64_t j) {
         if (src1Pattern == 7) return true;
@@ -372,13 +366,13 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 "GatherMask's pattern tensor is uint16_t or uint32_t");
   static_assert(sizeof(U) == sizeof(T),
                 "GatherMask's pattern is uint16_t for 16-bit elements, uint32_t for 32-bit ones");
-  const uint64_t lanes = cannbot_detail::GatherMaskLanes<T>(reduceMode, mask);
-  const uint64_t repeat_bits = 8u * cannbot_ascendc::kBlockBytes * gatherMaskParams.src1RepeatStride;
-  const uint64_t bits =
-      gatherMaskParams.repeatTimes == 0 ? 0 : (gatherMaskParams.repeatTimes - 1) * repeat_bits + lanes;
+  const GatherMaskParams& gp = gatherMaskParams;
+  const uint64_t lanes = cannbot_detail::GatherMaskRepeatLength<T>(reduceMode, mask);
+  const uint64_t repeat_bits = 8u * cannbot_ascendc::kBlockBytes * gp.src1RepeatStride;
+  const uint64_t bits = gp.repeatTimes == 0 ? 0 : (gp.repeatTimes - 1) * repeat_bits + lanes;
   cannbot_detail::Operand(src1Pattern, cannbot_detail::MaskElements<U>(bits), "GatherMask",
                           cannbot_detail::Access::kRead);
-  cannbot_detail::GatherMaskLanes(
+  cannbot_detail::GatherSelected(
       dst, src0, gatherMaskParams, lanes,
       [&](uint64_t r, uint64_t j) {
         return cannbot_detail::GetBit(src1Pattern, r * repeat_bits + j);

@@ -238,6 +238,11 @@ TEST_F(SampleTest, AHostProgramWithOnlyAnAclrtLaunchRunsItsBoardBranch) {
                                                         "blockDim, stream, x, y, z, &tiling);"));
   ASSERT_TRUE(board.ok()) << board.status().ToString();
   EXPECT_EQ(board->host_launch, "ACLRT_LAUNCH_KERNEL");
+  for (const auto& [name, text] : board->files) {  // the runtime edit applied
+    if (name == "main.cpp") {
+      EXPECT_NE(text.find("aclrtMemcpyAsync"), std::string::npos);
+    }
+  }
   auto report = Check(*board);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->runs.size(), 1u);

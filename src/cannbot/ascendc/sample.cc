@@ -83,11 +83,14 @@ std::vector<std::string> ProductFactors(const std::string& extent) {
   return factors;
 }
 
+// A kernel function's definition: qualifiers, `void`, its name (2) and parameters (3), its body.
+constexpr char kKernelDefinition[] =
+    R"(((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\)\s*\{)";
+
 // The first kernel (__global__) function `code` defines, whatever its linkage: a template or
 // C++-linkage entry is named in errors rather than reported as no entry at all. "" if none.
 std::string FirstKernelDefined(const std::string& code) {
-  static const std::regex kAnyKernel(
-      R"(((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\([^)]*\)\s*\{)");
+  static const std::regex kAnyKernel(kKernelDefinition);
   for (auto it = std::sregex_iterator(code.begin(), code.end(), kAnyKernel);
        it != std::sregex_iterator(); ++it) {
     if ((*it)[0].str().find("__global__") != std::string::npos) return (*it)[2].str();
@@ -141,8 +144,7 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
   s.dir = dir;
   s.files = std::move(files);
   s.data = std::move(data);
-  static const std::regex kDefinition(
-      R"(extern\s+"C"\s+((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\)\s*\{)");
+  static const std::regex kDefinition(std::string(R"(extern\s+"C"\s+)") + kKernelDefinition);
   static const std::regex kMain(R"(\bmain\s*\()");
   auto list = [](const std::vector<std::string>& v) {
     std::string out;
@@ -155,8 +157,7 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
     const std::string code = WithoutComments(text);
     std::smatch m;
     const std::string any_name = FirstKernelDefined(code);
-    const bool any_kernel = !any_name.empty();
-    if (any_kernel && code.find("<<<") != std::string::npos && std::regex_search(code, kMain)) {
+    if (!any_name.empty() && code.find("<<<") != std::string::npos && std::regex_search(code, kMain)) {
       return Status::InvalidArgument(
           "the sample " + dir + " is a single-file program (" + name + "): its kernel " +
           any_name + " and the host code that launches it with <<<>>> share one file, which "
@@ -169,7 +170,7 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
       s.kernel_file = name;
       s.entry = m[2].str();
       s.entry_params = m[3].str();
-    } else if (any_kernel) {
+    } else if (!any_name.empty()) {
       unlinked.push_back(name + " (" + any_name + ")");
     }
     const bool cpu_debug = code.find("ICPU_RUN_KF") != std::string::npos;

@@ -1,6 +1,7 @@
 // The programs cannbot generates to run a sample (sample.h): the discovery program that runs
 // the host program once, the launch header a board-only host program includes, and the replay
 // include that launches the kernel as recorded.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -63,12 +64,11 @@ std::pair<std::string, std::string> BoardLaunchHeader(const Sample& sample) {
       pointers_only = false;
     }
   }
-  if (!pointers_only) {
-    for (const auto& [name, text] : sample.files) {
-      if (name != sample.kernel_file) continue;
-      for (const std::string& header : LocalIncludes(sample.files, name, text)) {
-        h += "#include \"" + header + "\"\n";
-      }
+  const auto kernel = std::find_if(sample.files.begin(), sample.files.end(),
+                                   [&](const auto& f) { return f.first == sample.kernel_file; });
+  if (!pointers_only && kernel != sample.files.end()) {
+    for (const std::string& header : LocalIncludes(sample.files, kernel->first, kernel->second)) {
+      h += "#include \"" + header + "\"\n";
     }
   }
   h += "extern \"C\" __global__ __aicore__ void " + sample.entry + "(" + sample.entry_params +

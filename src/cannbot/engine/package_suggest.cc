@@ -197,7 +197,8 @@ Result<PackageSuggestion> SuggestForPackage(validator::Validator& validator,
       {"user", Prompt(*op, request, original, check, validator.config().device, skills)}};
   auto stopped = [&] { return request.stop != nullptr && request.stop->load(); };
   for (int round = 0; round <= request.rounds && !result.found() && !stopped(); ++round) {
-    CANNBOT_ASSIGN_OR_RETURN(llm::Completion answers, chat.Complete(messages, request.samples, request.stop));
+    CANNBOT_ASSIGN_OR_RETURN(llm::Completion answers,
+                             chat.Complete(messages, request.samples, request.stop));
     std::vector<PackageAttempt> this_round;
     for (size_t i = 0; i < answers.choices.size(); ++i) {
       PackageAttempt attempt;

@@ -117,6 +117,7 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
   request.total_timeout = config_.request_timeout;
   request.abort = stop;
   auto stopped = [stop] { return stop != nullptr && stop->load(); };
+  const Status abandoned = Status::Aborted("the LLM request was abandoned: the job was stopped");
 
   auto backoff = config_.initial_backoff;
   Status last = Status::Unavailable("no request was made");
@@ -124,7 +125,7 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
     ++*requests;
     auto response = http_->Send(request);
     double wait_seconds = -1;
-    if (stopped()) return Status::Aborted("the LLM request was abandoned: the job was stopped");
+    if (stopped()) return abandoned;
     if (!response.ok()) {
       last = response.status().WithContext("the LLM server could not be reached");
     } else if (response->status == 200) {
@@ -154,7 +155,7 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
       std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
           std::chrono::milliseconds(100), until - std::chrono::steady_clock::now()));
     }
-    if (stopped()) return Status::Aborted("the LLM request was abandoned: the job was stopped");
+    if (stopped()) return abandoned;
     backoff = std::min(backoff * 2, config_.max_backoff);
   }
   return last.WithContext("after " + std::to_string(config_.max_retries + 1) + " attempts");
