@@ -224,9 +224,8 @@ inline void Narrow(const std::vector<float>& now, const std::vector<float>& befo
 // `body(in, out, workspace, tiling)` runs one block.
 template <typename Body>
 inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
-                   std::initializer_list<const float*> inputs,
-                   std::initializer_list<float*> outputs, std::initializer_list<int64_t> elements,
-                   Body&& body) {
+                   const std::vector<const float*>& inputs, const std::vector<float*>& outputs,
+                   const std::vector<int64_t>& elements, Body&& body) {
   const size_t n_in = inputs.size(), n_out = outputs.size();
   if (tiling.block_dim < 1 || tiling.block_dim > 65535) {
     Violation("tiling", "block_dim is %u; the tiling function must choose 1..65535 blocks",

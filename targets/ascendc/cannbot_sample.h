@@ -201,6 +201,54 @@ template <typename... P, typename... A>
   Discover(name, kernel, block_dim, BoardArg<P>(args)...);
 }
 
+// A `<<<>>>` launch, as ProgramText's RewriteChevrons writes it:
+//   CANNBOT_CHEVRON(add_custom<T, 8>)(blocks, l2ctrl, stream)(x, y, z)
+// The arguments convert to the kernel's parameters as the launch converts them; the
+// instantiation the compiler resolved (`T` and `8` as their values, "add_custom<float, 8>") is
+// printed as `cannbot-sample-entry:`, so that the replay can name it where the host code that
+// chose it is gone.
+template <typename P>
+P Converted(P value) {
+  return value;
+}
+template <auto K>
+struct Chevron {
+  static const char* Resolved() { return __PRETTY_FUNCTION__; }
+
+  const char* written;  // the launch's kernel as written, for the launch line
+  uint32_t blocks;
+
+  template <typename... A>
+  void operator()(A&&... args) const {
+    Launch(K, std::forward<A>(args)...);
+  }
+
+ private:
+  template <typename... P, typename... A>
+  [[noreturn]] void Launch(void (*kernel)(P...), A&&... args) const {
+    static_assert(sizeof...(P) == sizeof...(A),
+                  "a <<<>>> launch passes as many arguments as the kernel takes");
+    static char name[128];
+    size_t n = 0;
+    while (written[n] != '\0' && written[n] != '<' && written[n] != ' ' && n + 1 < sizeof(name)) {
+      name[n] = written[n];
+      ++n;
+    }
+    name[n] = '\0';
+    std::printf("cannbot-sample-entry: %s\n", Resolved());
+    Discover(name, kernel, blocks, Converted<P>(std::forward<A>(args))...);
+  }
+};
+template <auto K>
+struct ChevronConfig {
+  const char* written;
+  // <<<blockDim, l2ctrl, stream>>>: the L2 control and the stream have no meaning here.
+  template <typename... C>
+  Chevron<K> operator()(uint32_t blocks, C&&...) const {
+    return Chevron<K>{written, blocks};
+  }
+};
+
 // One argument of the recorded launch: a GM allocation (`data` holds its bytes when it is past
 // the op's tensors) or a by-value argument's bytes.
 struct RecordedArg {
@@ -249,13 +297,22 @@ void CallKernel(void (*kernel)(P...), std::index_sequence<I...>, Arg& arg) {
   kernel(arg(Tag<P>{}, I)...);
 }
 
-// Launches `kernel` as the sample did, the op's tensors (`inputs`, `outputs`, with `elements`
-// and `dtypes`, inputs first) in place of its first GM arguments.
+// Launches `kernel` as the sample did, the op's tensors in place of its first GM arguments.
+// The op's tensors a replay launches: `elements` and `dtypes` per tensor, inputs first.
+struct ReplayTensors {
+  std::vector<const char*> dtypes;
+  std::vector<const float*> inputs;
+  std::vector<float*> outputs;
+  std::vector<int64_t> elements;
+};
+
 template <typename... P>
-void Replay(void (*kernel)(P...), const Recorded& rec, std::initializer_list<const char*> dtypes,
-            std::initializer_list<const float*> inputs, std::initializer_list<float*> outputs,
-            std::initializer_list<int64_t> elements) {
+void Replay(void (*kernel)(P...), const Recorded& rec, const ReplayTensors& op) {
   using cannbot_ascendc::Violation;
+  const std::vector<const char*>& dtypes = op.dtypes;
+  const std::vector<const float*>& inputs = op.inputs;
+  const std::vector<float*>& outputs = op.outputs;
+  const std::vector<int64_t>& elements = op.elements;
   if (sizeof...(P) != rec.count) {
     Violation("launch-contract", "the kernel takes %zu arguments; the sample's launch passed %zu",
               sizeof...(P), rec.count);
@@ -339,6 +396,15 @@ inline void SetKernelMode(KernelMode) {}
 
 #define ICPU_RUN_KF(func, blockdim, ...) \
   ::cannbot_sample::Discover(#func, func, blockdim, __VA_ARGS__)
+#define CANNBOT_CHEVRON(...) ::cannbot_sample::ChevronConfig<&__VA_ARGS__>{#__VA_ARGS__}
+// The replay's entry for a kernel launched with <<<>>>: defined in the kernel's own translation
+// unit, where its instantiation (a template's, or a C++-linkage kernel's) can be named.
+#define CANNBOT_SAMPLE_PROGRAM_ENTRY(...)                                         \
+  extern "C" void cannbot_sample_program_replay(                                  \
+      const ::cannbot_sample::Recorded& recorded,                                 \
+      const ::cannbot_sample::ReplayTensors& tensors) {                           \
+    ::cannbot_sample::Replay(&__VA_ARGS__, recorded, tensors);                    \
+  }
 #define ICPU_SET_TILING_KEY(key)                            \
   do {                                                      \
     ::cannbot_sample::TilingKey().set = true;               \

@@ -265,6 +265,62 @@ TEST_F(SampleTest, AHostProgramWithOnlyAnAclrtLaunchRunsItsBoardBranch) {
       << refused.status().ToString();
 }
 
+TEST_F(SampleTest, ASingleFileProgramRunsAsWrittenWithItsChevronLaunch) {
+  // One .asc: a template kernel, a template host function that launches it with <<<>>> and
+  // main(). The replay launches add_custom<float, 512>, the instantiation main() chose.
+  auto program = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_program"));
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  EXPECT_EQ(program->host_launch, "<<<>>>");
+  EXPECT_EQ(program->kernel_file, "add_program.asc");
+  auto report = Check(*program);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "a=float32 b=float32 y=float32");
+  ASSERT_TRUE(report->runs[0].check.has_value());
+  EXPECT_TRUE(report->runs[0].check->ok) << report->runs[0].check->reason;
+  ASSERT_FALSE(report->notes.empty());
+  EXPECT_NE(report->notes[0].find("8 blocks, shape n=16384"), std::string::npos)
+      << report->notes[0];
+
+  // The same program subtracting: the replay runs the kernel as written.
+  auto wrong = EditedSample("add_program", {{"AscendC::Add(z, x, y, TILE);",
+                                             "AscendC::Sub(z, x, y, TILE);"}});
+  ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
+  auto rejected = Check(*wrong);
+  ASSERT_TRUE(rejected.ok()) << rejected.status().ToString();
+  ASSERT_TRUE(rejected->runs[0].check.has_value());
+  EXPECT_FALSE(rejected->runs[0].check->ok);
+
+  // A tile the host code chooses differently is the kernel the replay launches: 3 blocks of
+  // a 16384-element tensor leave a share that is no whole number of tiles, and its tail is
+  // never written.
+  auto uneven = EditedSample("add_program", {{"constexpr uint32_t kBlocks = 8;",
+                                              "constexpr uint32_t kBlocks = 3;"}});
+  ASSERT_TRUE(uneven.ok()) << uneven.status().ToString();
+  auto partial = Check(*uneven);
+  ASSERT_TRUE(partial.ok()) << partial.status().ToString();
+  EXPECT_NE(partial->notes[0].find("3 blocks"), std::string::npos) << partial->notes[0];
+  ASSERT_TRUE(partial->runs[0].check.has_value());
+  EXPECT_FALSE(partial->runs[0].check->ok);
+}
+
+TEST_F(SampleTest, AHostProgramCallingTheKernelFilesChevronWrapperRunsItsBoardBranch) {
+  // main.cpp without a CPU-debug launch: its board branch calls add_custom_do, which the
+  // kernel file defines with add_custom<<<...>>>.
+  auto board = EditedSample("add_custom",
+                            {{"  ICPU_RUN_KF(add_custom, blockDim, x, y, z, tiling);\n", ""}});
+  ASSERT_TRUE(board.ok()) << board.status().ToString();
+  EXPECT_EQ(board->host_launch, "<<<>>>");
+  EXPECT_EQ(board->host_file, "main.cpp");
+  EXPECT_EQ(board->kernel_file, "add_custom.cpp");
+  auto report = Check(*board);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "a=float16 b=float16 y=float16");
+  ASSERT_TRUE(report->runs[0].check.has_value());
+  EXPECT_TRUE(report->runs[0].check->ok) << report->runs[0].check->reason;
+}
+
 TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
   // No host program at all.
   TempDir only = std::move(TempDir::Create("cannbot-sample-test")).value();
@@ -273,7 +329,8 @@ TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
   ASSERT_TRUE(WriteFile(only.File("add_custom.cpp"), *kernel).ok());
   auto alone = ascendc::LoadSample(only.path());
   ASSERT_FALSE(alone.ok());
-  EXPECT_NE(alone.status().message().find("no host program that launches with ICPU_RUN_KF"),
+  EXPECT_NE(alone.status().message().find("launches add_custom with <<<>>> in add_custom.cpp but "
+                                          "no file defines main()"),
             std::string::npos)
       << alone.status().ToString();
 

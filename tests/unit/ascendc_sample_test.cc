@@ -2,6 +2,7 @@
 // op's shape from the tensors' sizes, and the recorded launch the replay build gets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -133,18 +134,80 @@ TEST(SampleFilesTest, AHostWithOnlyAnAclrtLaunchRunsItsBoardBranchThroughAGenera
   EXPECT_EQ(cpu[0].second.find("#undef ASCENDC_CPU_DEBUG"), std::string::npos);
 }
 
-TEST(SampleFilesTest, KernelsCannbotCannotLaunchAreNamed) {
-  // A single-file program in the newer style: a template kernel and main() launching it with
-  // <<<>>> in one .asc.
+TEST(SampleFilesTest, ASingleFileProgramRunsItsChevronLaunchAndReplaysItsDevicePart) {
+  // The newer style: a template kernel, a host function launching it with <<<>>>, and main()
+  // in one .asc.
   const std::string asc =
       "#include \"kernel_operator.h\"\ntemplate <uint32_t n>\n__vector__ __global__ void "
       "add_custom(__gm__ float* x, __gm__ float* y, __gm__ float* z) { }\n"
-      "int main() { add_custom<8><<<8, 0, stream>>>(x, y, z); }\n";
+      "void Run(float* x, float* y, float* z) {\n  constexpr uint32_t len = 8;\n"
+      "  add_custom<len><<<8, 0, stream>>>(x, y, z);\n}\n"
+      "int main() { Run(x, y, z); }\n";
   auto single = SampleFromFiles("s", {{"add.asc", asc}});
-  ASSERT_FALSE(single.ok());
-  EXPECT_NE(single.status().message().find("single-file program (add.asc): its kernel add_custom"),
+  ASSERT_TRUE(single.ok()) << single.status().ToString();
+  EXPECT_EQ(single->host_launch, "<<<>>>");
+  EXPECT_EQ(single->kernel_file, "add.asc");
+  EXPECT_EQ(single->host_file, "add.asc");
+  EXPECT_EQ(single->entry, "add_custom");
+  // Discovery: the board branch, the file replaced by its recording form.
+  const PackageFiles discovery = SampleDiscoveryFiles(*single, 3);
+  ASSERT_EQ(discovery.size(), 3u);
+  EXPECT_NE(discovery[0].second.find("#include \"add.asc\""), std::string::npos);
+  EXPECT_EQ(discovery[2].first, "add.asc");
+  EXPECT_NE(discovery[2].second.find("CANNBOT_CHEVRON(add_custom<len>)(8, 0, stream)(x, y, z)"),
             std::string::npos)
-      << single.status().ToString();
+      << discovery[2].second;
+  // The launch names the instantiation the compiler resolved (`len` is gone by then).
+  const std::string printed =
+      "cannbot-sample-entry: static const char* cannbot_sample::Chevron<K>::Resolved() "
+      "[with auto K = add_custom<8>]\n"
+      "cannbot-sample-launch: add_custom 8 3\n"
+      "cannbot-sample-arg: 0 gm 128 -\ncannbot-sample-arg: 1 gm 128 -\n"
+      "cannbot-sample-arg: 2 gm 128 -\ncannbot-sample-type: 0 float32\n"
+      "cannbot-sample-type: 1 float32\ncannbot-sample-type: 2 float32\ncannbot-sample-end\n";
+  auto launch = ParseSampleLaunch(printed, "exit 0", *single, 3);
+  ASSERT_TRUE(launch.ok()) << launch.status().ToString();
+  EXPECT_EQ(launch->instantiation, "add_custom<8>");
+  // The replay's kernel unit: the device part, lines where they were, and the entry.
+  const std::string replay = SampleReplayKernel(*single, *launch);
+  EXPECT_EQ(replay.find("main"), std::string::npos) << replay;
+  EXPECT_EQ(replay.find("Run("), std::string::npos) << replay;
+  EXPECT_NE(replay.find("void add_custom(__gm__ float* x"), std::string::npos) << replay;
+  EXPECT_NE(replay.find("\nCANNBOT_SAMPLE_PROGRAM_ENTRY(add_custom<8>)\n"), std::string::npos);
+  EXPECT_EQ(std::count(replay.begin(), replay.end(), '\n'),
+            std::count(asc.begin(), asc.end(), '\n') + 3);
+  const PackageFiles replay_files = SampleReplayFiles(*single, *launch);
+  ASSERT_EQ(replay_files.size(), 1u);
+  EXPECT_NE(replay_files[0].second.find("#define CANNBOT_SAMPLE_PROGRAM 1"), std::string::npos);
+
+  // A forged instantiation is not pasted into the replay.
+  for (const char* forged : {"add_custom<8>; int evil", "other_kernel<8>", "add_customx"}) {
+    std::string lines = printed;
+    lines.replace(lines.find("add_custom<8>]"), 13, forged);
+    auto refused = ParseSampleLaunch(lines, "exit 0", *single, 3);
+    ASSERT_FALSE(refused.ok()) << forged;
+    EXPECT_NE(refused.status().message().find("resolved to an instantiation cannbot cannot name"),
+              std::string::npos)
+        << refused.status().ToString();
+  }
+  // A launch without a main() to run it, or of a kernel nobody defines, is named.
+  auto no_main = SampleFromFiles("s", {{"add.asc", asc.substr(0, asc.find("int main"))}});
+  ASSERT_FALSE(no_main.ok());
+  EXPECT_NE(no_main.status().message().find("launches add_custom with <<<>>> in add.asc but no "
+                                            "file defines main()"),
+            std::string::npos)
+      << no_main.status().ToString();
+  std::string undefined = asc;
+  undefined.replace(undefined.find("<len><<<"), 5, "_v2<len>");
+  auto unknown = SampleFromFiles("s", {{"add.asc", undefined}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("none of its files defines a __global__ function of "
+                                            "that name"),
+            std::string::npos)
+      << unknown.status().ToString();
+}
+
+TEST(SampleFilesTest, KernelsCannbotCannotLaunchAreNamed) {
   // A template kernel in a file of its own: named, not "no kernel entry point".
   auto templated = SampleFromFiles(
       "s", {{"add_custom.cpp",

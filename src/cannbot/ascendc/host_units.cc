@@ -1,6 +1,6 @@
 #include "cannbot/ascendc/host_units.h"
 
-#include "cannbot/ascendc/package.h"
+#include "cannbot/ascendc/namespace_scope.h"
 
 #include <cctype>
 #include <map>
@@ -9,43 +9,6 @@ namespace cannbot::ascendc {
 namespace {
 
 bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// `code` with comments, preprocessor lines (and their continuations) and string and character
-// literals blanked, so braces and semicolons in them are not read.
-std::string CodeOnly(const std::string& code) {
-  std::string out = WithoutComments(code);
-  bool line_start = true, directive = false;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const char c = out[i];
-    if (c == '\n') {
-      const bool continued = directive && i > 0 && out[i - 1] == '\\';
-      directive = continued;
-      line_start = true;
-      continue;
-    }
-    if (line_start && c == '#') directive = true;
-    if (!std::isspace(static_cast<unsigned char>(c))) line_start = false;
-    if (directive) {
-      out[i] = ' ';
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      for (size_t j = i + 1; j < out.size() && out[j] != '\n'; ++j) {
-        if (out[j] == '\\') {
-          out[j] = ' ';
-          if (j + 1 < out.size() && out[j + 1] != '\n') out[++j] = ' ';
-          continue;
-        }
-        if (out[j] == c) {
-          i = j;
-          break;
-        }
-        out[j] = ' ';
-      }
-    }
-  }
-  return out;
-}
 
 // The identifier that ends just before `end` (skipping spaces); "" when none.
 std::string IdentifierBefore(const std::string& s, size_t end) {
@@ -69,12 +32,6 @@ size_t TopLevel(const std::string& s, char c) {
     if (s[i] == ')' || s[i] == ']' || s[i] == '>') --depth;
   }
   return std::string::npos;
-}
-
-bool StartsWithWord(const std::string& s, const std::string& word) {
-  const size_t at = s.find_first_not_of(" \t\n");
-  return at != std::string::npos && s.compare(at, word.size(), word) == 0 &&
-         (at + word.size() == s.size() || !IsIdentChar(s[at + word.size()]));
 }
 
 // The word after the first of `keywords` in `s` ("struct X : Y" -> "X").
@@ -104,14 +61,6 @@ std::string VariableBefore(const std::string& statement, size_t equals) {
   while (end > 0 && std::isspace(static_cast<unsigned char>(statement[end - 1]))) --end;
   if (end > 0 && statement[end - 1] == ']') end = statement.rfind('[', end);
   return end == std::string::npos ? "" : IdentifierBefore(statement, end);
-}
-
-// `namespace X {`, `namespace {`, `extern "C" {`: a block whose contents are at namespace scope.
-bool OpensNamespace(const std::string& statement) {
-  if (StartsWithWord(statement, "namespace")) return true;
-  if (!StartsWithWord(statement, "extern")) return false;
-  const size_t rest = statement.find("extern") + 6;
-  return statement.find_first_not_of(" \t\n\"", rest) == std::string::npos;
 }
 
 // `statement` without a leading `template <...>`.
@@ -168,34 +117,12 @@ std::string DefinedByStatement(const std::string& whole) {
 }  // namespace
 
 std::set<std::string> NamespaceScopeDefinitions(const std::string& code) {
-  const std::string s = CodeOnly(code);
   std::set<std::string> names;
-  int skipped = 0;           // depth inside a non-namespace block
-  std::string statement;
-  const auto note = [&](const std::string& defined) {
+  WalkNamespaceScope(CodeOnly(code), [&](const ScopeStatement& statement) {
+    const std::string defined = statement.block ? DefinedByBlock(statement.text)
+                                                : DefinedByStatement(statement.text);
     if (!defined.empty() && !IsKeyword(defined)) names.insert(defined);
-  };
-  // Namespace blocks are read through (their contents are at namespace scope; their closing
-  // brace ends a statement); any other block is skipped whole.
-  for (char c : s) {
-    if (skipped > 0) {
-      skipped += c == '{' ? 1 : c == '}' ? -1 : 0;
-      if (skipped == 0) statement.clear();
-      continue;
-    }
-    if (c == '{') {
-      note(DefinedByBlock(statement));
-      if (!OpensNamespace(statement)) skipped = 1;
-      statement.clear();
-    } else if (c == '}') {
-      statement.clear();
-    } else if (c == ';') {
-      note(DefinedByStatement(statement));
-      statement.clear();
-    } else {
-      statement += c;
-    }
-  }
+  });
   return names;
 }
 

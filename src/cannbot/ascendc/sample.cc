@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cannbot/ascendc/launch_dtype.h"
+#include "cannbot/ascendc/program_text.h"
 #include "cannbot/util/fs.h"
 
 namespace cannbot::ascendc {
@@ -87,15 +88,52 @@ std::vector<std::string> ProductFactors(const std::string& extent) {
 constexpr char kKernelDefinition[] =
     R"(((?:__global__|__aicore__|__vector__|__cube__)\s+)+void\s+(\w+)\s*\(([^)]*)\)\s*\{)";
 
-// The first kernel (__global__) function `code` defines, whatever its linkage: a template or
-// C++-linkage entry is named in errors rather than reported as no entry at all. "" if none.
-std::string FirstKernelDefined(const std::string& code) {
+// The kernel (__global__) functions `code` defines, whatever their linkage: {name, params}.
+std::vector<std::pair<std::string, std::string>> KernelsDefined(const std::string& code) {
   static const std::regex kAnyKernel(kKernelDefinition);
+  std::vector<std::pair<std::string, std::string>> found;
   for (auto it = std::sregex_iterator(code.begin(), code.end(), kAnyKernel);
        it != std::sregex_iterator(); ++it) {
-    if ((*it)[0].str().find("__global__") != std::string::npos) return (*it)[2].str();
+    if ((*it)[0].str().find("__global__") != std::string::npos) {
+      found.push_back({(*it)[2].str(), (*it)[3].str()});
+    }
   }
-  return "";
+  return found;
+}
+
+std::string List(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+// A program whose only launch is `<<<>>>`: the one file with main() runs; the first kernel
+// launched is the entry, defined (any linkage, a template too) in one of the units.
+Status FindChevronProgram(const std::vector<std::string>& mains,
+                          const std::vector<std::pair<std::string, std::string>>& launches,
+                          const std::map<std::string, std::pair<std::string, std::string>>& defined,
+                          Sample* s) {
+  if (mains.size() != 1) {
+    return Status::InvalidArgument(
+        "the sample " + s->dir + " launches " + launches.front().second + " with <<<>>> in " +
+        launches.front().first + (mains.empty() ? " but no file defines main(), the host "
+                                                  "program cannbot runs to learn the launch"
+                                                : " and several files define main(): " +
+                                                      List(mains)));
+  }
+  const auto kernel = defined.find(launches.front().second);
+  if (kernel == defined.end()) {
+    return Status::InvalidArgument(
+        "the sample " + s->dir + " launches " + launches.front().second + " with <<<>>> in " +
+        launches.front().first + ", but none of its files defines a __global__ function of "
+        "that name");
+  }
+  s->host_launch = "<<<>>>";
+  s->host_file = mains.front();
+  s->entry = kernel->first;
+  s->kernel_file = kernel->second.first;
+  s->entry_params = kernel->second.second;
+  return Status::Ok();
 }
 
 }  // namespace
@@ -146,44 +184,41 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
   s.data = std::move(data);
   static const std::regex kDefinition(std::string(R"(extern\s+"C"\s+)") + kKernelDefinition);
   static const std::regex kMain(R"(\bmain\s*\()");
-  auto list = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
-    return out;
-  };
-  std::vector<std::string> kernels, hosts, unlinked;
+  std::vector<std::string> kernels, hosts, unlinked, mains;
+  std::vector<std::pair<std::string, std::string>> launches;  // {file, kernel} per <<<>>>
+  std::map<std::string, std::pair<std::string, std::string>> defined;  // name: {file, params}
   for (const auto& [name, text] : s.files) {
     if (!IsUnit(name)) continue;
     const std::string code = WithoutComments(text);
     std::smatch m;
-    const std::string any_name = FirstKernelDefined(code);
-    if (!any_name.empty() && code.find("<<<") != std::string::npos && std::regex_search(code, kMain)) {
-      return Status::InvalidArgument(
-          "the sample " + dir + " is a single-file program (" + name + "): its kernel " +
-          any_name + " and the host code that launches it with <<<>>> share one file, which "
-          "cannbot does not run yet; keep the kernel in a file of its own with an extern \"C\" "
-          "entry, and launch it from main.cpp with ICPU_RUN_KF or ACLRT_LAUNCH_KERNEL "
-          "(docs/ascendc.md, \"Samples\")");
-    }
+    const auto all = KernelsDefined(code);
+    for (const auto& [kernel, params] : all) defined.insert({kernel, {name, params}});
+    for (const std::string& k : ChevronLaunched(text)) launches.push_back({name, k});
     if (std::regex_search(code, m, kDefinition)) {
       kernels.push_back(name + " (" + m[2].str() + ")");
       s.kernel_file = name;
       s.entry = m[2].str();
       s.entry_params = m[3].str();
-    } else if (!any_name.empty()) {
-      unlinked.push_back(name + " (" + any_name + ")");
+    } else if (!all.empty()) {
+      unlinked.push_back(name + " (" + all.front().first + ")");
     }
+    const bool has_main = std::regex_search(code, kMain);
+    if (has_main) mains.push_back(name);
     const bool cpu_debug = code.find("ICPU_RUN_KF") != std::string::npos;
     const bool board = code.find("ACLRT_LAUNCH_KERNEL") != std::string::npos;
-    if ((cpu_debug || board) && std::regex_search(code, kMain)) {
+    if ((cpu_debug || board) && has_main) {
       hosts.push_back(name);
       s.host_file = name;
       s.host_launch = cpu_debug ? "ICPU_RUN_KF" : "ACLRT_LAUNCH_KERNEL";
     }
   }
+  if (hosts.empty() && !launches.empty()) {
+    CANNBOT_RETURN_IF_ERROR(FindChevronProgram(mains, launches, defined, &s));
+    return s;
+  }
   if (kernels.empty() && !unlinked.empty()) {
     return Status::InvalidArgument(
-        "the sample " + dir + " defines its kernel without extern \"C\": " + list(unlinked) +
+        "the sample " + dir + " defines its kernel without extern \"C\": " + List(unlinked) +
         " (a template or C++-linkage entry; cannbot launches one extern \"C\" __global__ "
         "__aicore__ void <op>(GM_ADDR ...) { ... }, the way the kernel-launch samples declare it)");
   }
@@ -191,18 +226,18 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
     return Status::InvalidArgument(
         "the sample " + dir + (kernels.empty() ? " defines no kernel entry point"
                                                : " defines several kernel entry points: " +
-                                                     list(kernels)) +
+                                                     List(kernels)) +
         " (a sample has one extern \"C\" __global__ __aicore__ void <op>(GM_ADDR ...) { ... })");
   }
   if (hosts.size() != 1) {
     return Status::InvalidArgument(
         "the sample " + dir +
-        (hosts.empty() ? " has no host program that launches with ICPU_RUN_KF or "
-                         "ACLRT_LAUNCH_KERNEL"
-                       : " has several host programs: " + list(hosts)) +
+        (hosts.empty() ? " has no host program that launches with ICPU_RUN_KF, "
+                         "ACLRT_LAUNCH_KERNEL or <<<>>>"
+                       : " has several host programs: " + List(hosts)) +
         " (cannbot runs the CPU-debug branch of the sample's main.cpp, AscendC::GmAlloc and "
         "ICPU_RUN_KF under ASCENDC_CPU_DEBUG, or without one its aclrtMalloc and "
-        "ACLRT_LAUNCH_KERNEL)");
+        "ACLRT_LAUNCH_KERNEL or <<<>>>)");
   }
   if (s.host_file == s.kernel_file) {
     return Status::InvalidArgument("the sample " + dir + " keeps its host program and kernel in "
@@ -252,6 +287,17 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::st
       size_t count = 0;
       words >> launch.kernel >> launch.block_dim >> count;
       launched = true;
+    } else if (tag == "cannbot-sample-entry:") {
+      // __PRETTY_FUNCTION__ of the launch: "... [with auto K = add_custom<float, 2048>]"
+      // (GCC) or "... [K = &add_custom<float, 2048U>]" (Clang).
+      const size_t at = line.find("K = ");
+      const size_t end = line.rfind(']');
+      if (at != std::string::npos && end != std::string::npos && end > at) {
+        launch.instantiation = line.substr(at + 4, end - at - 4);
+        if (!launch.instantiation.empty() && launch.instantiation[0] == '&') {
+          launch.instantiation.erase(0, 1);
+        }
+      }
     } else if (tag == "cannbot-sample-key:") {
       words >> launch.tiling_key;
     } else if (tag == "cannbot-sample-arg:") {
@@ -289,6 +335,15 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::st
              ? " (cannbot runs its CPU-debug branch, ASCENDC_CPU_DEBUG, up to ICPU_RUN_KF)"
              : " (cannbot runs its board branch, without ASCENDC_CPU_DEBUG, up to "
                "ACLRT_LAUNCH_KERNEL)"));
+  }
+  if (sample.host_launch == "<<<>>>") {
+    const std::string& name = launch.instantiation;
+    if (!IsInstantiationName(name) || name.compare(0, launch.kernel.size(), launch.kernel) != 0 ||
+        (name.size() > launch.kernel.size() && name[launch.kernel.size()] != '<')) {
+      return Status::InvalidArgument(who + ": its <<<>>> launch of " + launch.kernel +
+                                     " resolved to an instantiation cannbot cannot name (\"" +
+                                     name.substr(0, 80) + "\")");
+    }
   }
   size_t buffers = 0;
   for (const SampleArg& a : launch.args) buffers += a.gm;

@@ -9,6 +9,15 @@
 //                      launches with ACLRT_LAUNCH_KERNEL(add_custom)(blockDim, stream, ...)
 //   DIR/*.h            headers either includes; DIR/input/*.bin the data files its scripts write
 //
+// or a program whose host code launches with `<<<>>>`: the newer single-file form
+//
+//   DIR/add.asc        template <uint32_t L> __global__ __vector__ void add_custom(...) { ... }
+//                      a host function with add_custom<2048><<<blocks, 0, stream>>>(...), main()
+//
+// or a kernel file's `add_custom_do` wrapper holding the `<<<>>>`, called by main.cpp's board
+// branch. The `<<<>>>` is rewritten to a recording call (program_text.h) for discovery; the
+// replay builds the kernel file's device part alone.
+//
 // Nothing in the sample is edited. The host program runs once, confined, in a generated
 // discovery program (targets/ascendc/cannbot_sample.h): what it launches (block dim, each
 // argument's size, its tiling bytes, each tensor's element type) comes back as SampleLaunch.
@@ -38,7 +47,9 @@ struct Sample {
   std::string host_file;        // "main.cpp": the file whose main() launches the kernel
   // How the host program launches: "ICPU_RUN_KF" (its CPU-debug branch runs, the default), or
   // "ACLRT_LAUNCH_KERNEL" when it has no CPU-debug launch: its board branch then runs against
-  // cannbot's ACL runtime, with the launch header the vendor's build would generate.
+  // cannbot's ACL runtime, with the launch header the vendor's build would generate; or
+  // "<<<>>>" when its only launch is a kernel call: its board branch runs with the call
+  // rewritten (program_text.h), and the kernel need not be extern "C" nor a plain function.
   std::string host_launch = "ICPU_RUN_KF";
 
   std::string Describe() const;  // "sample DIR (kernel add_custom in add_custom.cpp, host main.cpp)"
@@ -65,6 +76,8 @@ struct SampleArg {
 
 struct SampleLaunch {
   std::string kernel;
+  // A <<<>>> launch's kernel as the compiler resolved it ("add_custom<float, 2048>"); "" else.
+  std::string instantiation;
   uint32_t block_dim = 0;
   uint64_t tiling_key = 0;
   std::vector<SampleArg> args;
@@ -89,6 +102,11 @@ Result<SampleLaunch> ParseSampleLaunch(const std::string& printed, const std::st
 // that a tensor's extent names alone, else the op's own shape case with those counts.
 // InvalidArgument when neither fixes every size.
 Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>& elements);
+
+// The replay build's kernel translation unit: the kernel file as written, or for a "<<<>>>"
+// sample its device part (ProgramText's WithoutHostFunctions: line numbers kept) and the entry
+// that launches the recorded instantiation.
+std::string SampleReplayKernel(const Sample& sample, const SampleLaunch& launch);
 
 // What the replay build needs beside the kernel file: the headers the kernel file includes
 // (transitively, among the sample's files) and the generated `cannbot_sample_replay.inc` (the

@@ -262,11 +262,7 @@ Result<Discovered> Discover(const validator::Validator& validator, const ascendc
 }
 
 validator::KernelSource SampleSource(const ascendc::Sample& sample, const Discovered& d) {
-  std::string text;
-  for (const auto& [name, body] : sample.files) {
-    if (name == sample.kernel_file) text = body;
-  }
-  return {sample.dir + "/" + sample.kernel_file, std::move(text),
+  return {sample.dir + "/" + sample.kernel_file, ascendc::SampleReplayKernel(sample, d.launch),
           ascendc::SampleReplayFiles(sample, d.launch)};
 }
 
