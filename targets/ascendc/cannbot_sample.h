@@ -9,10 +9,13 @@
 //    op's CANNBOT_SAMPLE_TENSORS tensors and of every by-value argument), runs block 0 of
 //    the kernel (every block when it calls SyncAll) on those buffers so each tensor's
 //    element type shows at its first copy
-//    (`cannbot-sample-type:`), prints `cannbot-sample-end` and ends the program.
+//    (`cannbot-sample-type:`), prints `cannbot-sample-end` and ends the program. A program
+//    that launches with <<<>>> records the same way through CANNBOT_CHEVRON, the form the
+//    launch is rewritten to, and also prints the instantiation it launched.
 //  - Replay (the runner's cpu-ABI call): Replay() launches the kernel with the recorded block
 //    dim and arguments, the op's tensors in place of the sample's, through
-//    cannbot_ascendc::Launch. main() is compiled there but never runs.
+//    cannbot_ascendc::Launch; for a <<<>>> program, from the entry CANNBOT_SAMPLE_PROGRAM_ENTRY
+//    defines in the kernel's own translation unit. The host program is not in that build.
 //
 // Ownership: GmAlloc's blocks belong to the sample until GmFree.
 // Thread-safety: one launch at a time, like the launch.
@@ -345,7 +348,9 @@ void Replay(void (*kernel)(P...), const Recorded& rec, const ReplayTensors& op) 
   }
   CannbotTiling tiling{};
   tiling.block_dim = rec.block_dim;
+  // The statistics describe the first output, as for packages (bf16 is 16 bits, flagged).
   tiling.dtype_bits = cannbot_ascendc::ElemBytes(extras.types[n_in]) * 8;
+  extras.bfloat16 = extras.types[n_in] == cannbot_ascendc::Elem::kBf16;
   cannbot_ascendc::Launch(
       tiling, extras, inputs, outputs, elements,
       [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR, GM_ADDR, GM_ADDR* buffers) {

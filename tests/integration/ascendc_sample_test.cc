@@ -304,6 +304,25 @@ TEST_F(SampleTest, ASingleFileProgramRunsAsWrittenWithItsChevronLaunch) {
   EXPECT_FALSE(partial->runs[0].check->ok);
 }
 
+TEST_F(SampleTest, ABfloat16ProgramIsReplayedWithBfloat16Tensors) {
+  auto program = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_program_bf16"));
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  auto report = Check(*program);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "a=bfloat16 b=bfloat16 y=bfloat16");
+  ASSERT_TRUE(report->runs[0].check.has_value());
+  EXPECT_TRUE(report->runs[0].check->ok) << report->runs[0].check->reason;
+  // The same program subtracting in float: its bf16 result is wrong.
+  auto truncated = EditedSample("add_program_bf16", {{"AscendC::Add(wa, wa, wb, share);",
+                                                      "AscendC::Sub(wa, wa, wb, share);"}});
+  ASSERT_TRUE(truncated.ok()) << truncated.status().ToString();
+  auto rejected = Check(*truncated);
+  ASSERT_TRUE(rejected.ok()) << rejected.status().ToString();
+  ASSERT_TRUE(rejected->runs[0].check.has_value());
+  EXPECT_FALSE(rejected->runs[0].check->ok);
+}
+
 TEST_F(SampleTest, AHostProgramCallingTheKernelFilesChevronWrapperRunsItsBoardBranch) {
   // main.cpp without a CPU-debug launch: its board branch calls add_custom_do, which the
   // kernel file defines with add_custom<<<...>>>.
@@ -333,6 +352,18 @@ TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
                                           "no file defines main()"),
             std::string::npos)
       << alone.status().ToString();
+
+  // The register-based vector functions of the newest architectures are named as such.
+  auto registers = EditedSample(
+      "add_program", {{"template <typename T, uint32_t TILE>\nclass TiledAdd {",
+                       "__simd_vf__ inline void Widen() {}\n"
+                       "template <typename T, uint32_t TILE>\nclass TiledAdd {"}});
+  ASSERT_TRUE(registers.ok()) << registers.status().ToString();
+  auto unknown = Check(*registers);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("register-based vector functions, __simd_vf__"),
+            std::string::npos)
+      << unknown.status().ToString();
 
   // A host program that returns before its launch.
   auto early = EditedSample("add_custom", {{"  ICPU_RUN_KF(", "  return 1;\n  ICPU_RUN_KF("}});

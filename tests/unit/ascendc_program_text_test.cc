@@ -79,6 +79,23 @@ TEST(ProgramTextTest, HostFunctionsAreBlankedAndTheDevicePartKept) {
   EXPECT_EQ(WithoutHostFunctions(split), split);
 }
 
+TEST(ProgramTextTest, AHostOnlyHeaderLosesItsIncludesTooButKeepsItsMacros) {
+  const std::string helpers =
+      "#ifndef DATA_UTILS_H\n#define DATA_UTILS_H\n#include <fstream>\n  #  include <string>\n"
+      "#define INFO_LOG(fmt, ...) fprintf(stdout, fmt, ##__VA_ARGS__)\n"
+      "inline bool ReadFile(const std::string& p, size_t n, void* b) {\n"
+      "  std::ifstream f(p, std::ios::binary);\n  return f.good();\n}\n#endif\n";
+  const std::string out = DevicePartOfHeader(helpers);
+  EXPECT_EQ(Lines(out), Lines(helpers));
+  EXPECT_EQ(out.find("fstream"), std::string::npos) << out;
+  EXPECT_EQ(out.find("include"), std::string::npos) << out;
+  EXPECT_NE(out.find("#define INFO_LOG(fmt, ...)"), std::string::npos) << out;
+  EXPECT_NE(out.find("#ifndef DATA_UTILS_H"), std::string::npos) << out;
+  // A header the device part uses keeps its includes.
+  const std::string tiling = "#include <cstdint>\nstruct Tiling { uint32_t n; };\n";
+  EXPECT_EQ(DevicePartOfHeader(tiling), tiling);
+}
+
 TEST(ProgramTextTest, OnlyNamesOfTypesAndValuesPassAsInstantiations) {
   for (const char* name : {"add_custom", "add_custom<float, 2048>", "k<_Float16, 16>",
                            "ns::k<(Mode)1>", "k<AscendC::RoundMode::CAST_NONE, 2048U>",

@@ -168,6 +168,20 @@ std::string WithoutHostFunctions(const std::string& text) {
   return balanced ? out : text;
 }
 
+std::string DevicePartOfHeader(const std::string& text) {
+  std::string out = WithoutHostFunctions(text);
+  if (CodeOnly(out).find_first_not_of(" \t\r\n") != std::string::npos) return out;
+  static const std::regex kInclude(R"(^[ \t]*#[ \t]*include\b[^\n]*)", std::regex::multiline);
+  std::string blanked;
+  size_t copied = 0;
+  for (std::sregex_iterator it(out.begin(), out.end(), kInclude), end; it != end; ++it) {
+    const size_t at = static_cast<size_t>(it->position(0));
+    blanked += out.substr(copied, at - copied) + std::string(it->length(0), ' ');
+    copied = at + static_cast<size_t>(it->length(0));
+  }
+  return blanked + out.substr(copied);
+}
+
 bool IsInstantiationName(const std::string& name) {
   static const std::regex kName(R"([A-Za-z_][\w:]*(<[\w:<>, ()+\-.&*]*>)?)");
   return name.size() <= 512 && std::regex_match(name, kName);

@@ -28,6 +28,11 @@ std::string RewriteChevrons(const std::string& text);
 // the compiler then reports what it finds.
 std::string WithoutHostFunctions(const std::string& text);
 
+// A header of such a program, for the device part: WithoutHostFunctions, and when nothing but
+// preprocessor lines is left (a data_utils.h of file helpers), its #include lines blanked too,
+// since they served only the host functions. Macros and guards stay.
+std::string DevicePartOfHeader(const std::string& text);
+
 // The kernels `text` launches with `<<<>>>`, in order of first appearance, without template
 // arguments ("add_custom").
 std::vector<std::string> ChevronLaunched(const std::string& text);

@@ -139,7 +139,7 @@ PackageFiles SampleReplayFiles(const Sample& sample, const SampleLaunch& launch)
       if (!seen.insert(inc).second) continue;
       pending.push_back(inc);
       // A program's headers lose their host functions too (its data_utils.h file reading).
-      out.push_back({inc, program ? WithoutHostFunctions(*text_of[inc]) : *text_of[inc]});
+      out.push_back({inc, program ? DevicePartOfHeader(*text_of[inc]) : *text_of[inc]});
     }
   }
   // Macros only: the file is checked like the kernel's own, where lower-case reserved names

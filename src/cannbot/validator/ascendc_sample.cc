@@ -82,9 +82,15 @@ Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
                            compiler.RunConfinedTool(dir.path(), command, 64u << 10));
   if (built.timed_out) return Status::InvalidArgument(who + ": did not compile in time");
   if (!built.exit.Success()) {
-    return Status::InvalidArgument(who + ": its host program and kernel do not compile against "
-                                   "cannbot's CPU-debug emulation (docs/ascendc.md, Samples): " +
-                                   FirstErrorLine(built.output));
+    // The register-based vector API of the newest architectures is a language of its own.
+    const bool registers = built.output.find("__simd_vf__") != std::string::npos ||
+                           built.output.find("MicroAPI") != std::string::npos;
+    return Status::InvalidArgument(
+        who + ": its host program and kernel do not compile against cannbot's CPU-debug "
+        "emulation (docs/ascendc.md, Samples): " + FirstErrorLine(built.output) +
+        (registers ? " (the register-based vector functions, __simd_vf__ and "
+                     "AscendC::MicroAPI, are not emulated)"
+                   : ""));
   }
   CANNBOT_ASSIGN_OR_RETURN(CommandResult ran,
                            compiler.RunConfinedTool(dir.path(), {dir.File("discover")}, 1u << 20));
