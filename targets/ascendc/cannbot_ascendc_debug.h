@@ -75,6 +75,24 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t du
   cannbot_detail::DumpValues(reinterpret_cast<const T*>(data), n, desc, "GM");
 }
 
+// GetSystemCycle: the core's cycle counter, which kernels read to time a section of their own.
+// There are no cycles here; the instructions the block has issued so far (vector repeats and
+// copies) stand in: the count grows as the kernel works and is the same on every run, so
+// nothing a kernel computes from it depends on the machine it is validated on.
+inline int64_t GetSystemCycle() {
+  const cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
+  return static_cast<int64_t>(c.vector_repeats + c.gm_to_ub_copies + c.ub_to_gm_copies +
+                              c.cube_fractals);
+}
+
+// DivCeil (the kernel samples' ceiling division) and CeilDivision (its documented form): a
+// divisor of 0 gives 0, as CeilDivision's page states.
+template <typename T, typename U>
+constexpr auto DivCeil(T num1, U num2) -> std::common_type_t<T, U> {
+  return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
+}
+constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return DivCeil(num1, num2); }
+
 // ---- static tensor programming ----
 inline void InitSocState() {}
 

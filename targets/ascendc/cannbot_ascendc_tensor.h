@@ -21,6 +21,16 @@
 #include "cannbot_ascendc_runtime.h"
 
 enum pipe_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+enum event_t : int32_t {
+  EVENT_ID0 = 0,
+  EVENT_ID1,
+  EVENT_ID2,
+  EVENT_ID3,
+  EVENT_ID4,
+  EVENT_ID5,
+  EVENT_ID6,
+  EVENT_ID7
+};
 
 namespace AscendC {
 
@@ -98,16 +108,17 @@ enum class HardEvent : uint8_t {
   M_S,
   MAX
 };
-enum event_t : int32_t {
-  EVENT_ID0 = 0,
-  EVENT_ID1,
-  EVENT_ID2,
-  EVENT_ID3,
-  EVENT_ID4,
-  EVENT_ID5,
-  EVENT_ID6,
-  EVENT_ID7
-};
+// Event ids are global names on the device, like the pipes: kernels write EVENT_ID0 without
+// AscendC::, and older code with it.
+using ::event_t;
+using ::EVENT_ID0;
+using ::EVENT_ID1;
+using ::EVENT_ID2;
+using ::EVENT_ID3;
+using ::EVENT_ID4;
+using ::EVENT_ID5;
+using ::EVENT_ID6;
+using ::EVENT_ID7;
 
 inline int64_t GetBlockIdx() {
   cannbot_ascendc::R().RequireBlock("GetBlockIdx");

@@ -100,6 +100,7 @@ using __bf16 = bfloat16_t;
 #include "cannbot_ascendc_math.h"
 #include "cannbot_ascendc_nn.h"
 #include "cannbot_ascendc_bitwise.h"
+#include "cannbot_ascendc_reduce_by_type.h"
 #include "cannbot_ascendc_debug.h"
 #include "cannbot_tiling.h"
 

@@ -192,6 +192,29 @@ static void Selection() {
   // RepeatReduceSum: WholeReduceSum with the older argument order.
   RepeatReduceSum<float>(t.d, t.a, 2, 64, 0, 1, 1, 8);
   CHECK(t.d.GetValue(0) == 2016.0f && t.d.GetValue(1) == 6112.0f);
+
+  // ReduceRepeat and ReduceDataBlock: the same reductions, chosen by a template argument.
+  t.Clear(-1.0f);
+  ReduceRepeat<ReduceType::SUM, float, float>(t.d, t.a, 64, 2, 1, 1, 8);
+  CHECK(t.d.GetValue(0) == 2016.0f && t.d.GetValue(1) == 6112.0f && t.d.GetValue(2) == -1.0f);
+  ReduceRepeat<ReduceType::MAX, float, float>(t.d, t.a, 64, 1, 1, 1, 8,
+                                              ReduceOrder::ORDER_ONLY_VALUE);
+  CHECK(t.d.GetValue(0) == 63.0f);
+  ReduceRepeat<ReduceType::MIN, float, float>(t.d, t.a[64], 64, 1, 1, 1, 8,
+                                              ReduceOrder::ORDER_ONLY_VALUE);
+  CHECK(t.d.GetValue(0) == 64.0f);
+  ReduceDataBlock<ReduceType::SUM, float, float>(t.d, t.a, 64, 1, 1, 1, 8);  // 8 blocks of 8
+  CHECK(t.d.GetValue(0) == 28.0f && t.d.GetValue(1) == 92.0f && t.d.GetValue(7) == 476.0f);
+  ReduceDataBlock<ReduceType::MAX, float, float>(t.d, t.a, 64, 1, 1, 1, 8);
+  CHECK(t.d.GetValue(0) == 7.0f && t.d.GetValue(7) == 63.0f);
+
+  // The cycle counter grows with the work; DivCeil; the event ids are global names too.
+  const int64_t before = GetSystemCycle();
+  Adds(t.d, t.a, 1.0f, 64);
+  CHECK(GetSystemCycle() > before);
+  CHECK(DivCeil(10, 4) == 3 && DivCeil(8u, 4u) == 2u && CeilDivision(5, 0) == 0);
+  SetFlag<HardEvent::V_S>(::EVENT_ID1);
+  WaitFlag<HardEvent::V_S>(::EVENT_ID1);
 }
 
 // Shifts, bitwise, block reductions, TQueSync, GetTPipePtr at global scope, scalar GM access
