@@ -216,6 +216,43 @@ TEST_F(SampleTest, SuggestionsForASampleAreValidatedAgainstItsOwnLaunch) {
   EXPECT_NE(prompt.find("1 blocks, shape n=16384"), std::string::npos) << prompt;
 }
 
+TEST_F(SampleTest, SuggestionsForASingleFileProgramComeBackAsADiffOfThatFile) {
+  // The program on one core; the model answers with the eight-core program as it is.
+  auto slow = EditedSample("add_program", {{"constexpr uint32_t kBlocks = 8;",
+                                            "constexpr uint32_t kBlocks = 1;"}});
+  ASSERT_TRUE(slow.ok()) << slow.status().ToString();
+  auto fast = ReadFile(SourcePath("examples/ascendc/samples/add_program/add_program.asc"));
+  ASSERT_TRUE(fast.ok());
+  testing::FakeLlmServer server;
+  server.Push(testing::Chat({"Use eight cores.\n\nFile: add_program.asc\n```cpp\n" + *fast +
+                             "```\n"}));
+  llm::LlmConfig config;
+  config.base_url = server.base_url();
+  config.model = "scripted";
+  std::unique_ptr<llm::HttpClient> http = llm::NewCurlHttpClient();
+  llm::ChatClient chat(config, http.get());
+  std::vector<std::string> warnings;
+  const skills::SkillLibrary skills = skills::SkillLibrary::Load({DataPath("skills")}, &warnings);
+  PackageSuggestRequest request;
+  request.op = "add";
+  request.sample = *slow;
+  request.samples = 1;
+  request.rounds = 0;
+  request.seed = 5;
+  auto result = SuggestForPackage(*validator_, cannbot_test::BuiltInOps(), skills, chat, request);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_TRUE(result->found()) << result->check.RenderText();
+  EXPECT_GT(result->attempts[0].speedup, 1.0) << result->attempts[0].reason;
+  EXPECT_NE(result->diff.find("+++ b/add_program.asc"), std::string::npos) << result->diff;
+  EXPECT_NE(result->diff.find("+  constexpr uint32_t kBlocks = 8;"), std::string::npos)
+      << result->diff;
+  ASSERT_FALSE(server.requests().empty());
+  EXPECT_NE(server.requests().front().find("a single-file program, add_program.asc: the kernel "
+                                           "add_custom"),
+            std::string::npos)
+      << server.requests().front();
+}
+
 // The add_custom sample's host program as newer samples write it: no CPU-debug launch, only
 // the board branch's aclrtMalloc/aclrtMemcpy and `launch`, an ACLRT_LAUNCH_KERNEL through the
 // generated launch header.

@@ -38,8 +38,14 @@ std::string Task(const ops::OpSpec& op, const PackageSuggestRequest& request,
   std::string launch;
   for (const std::string& note : check.notes) launch += "- " + note + "\n";
   for (const PackageRun& run : check.runs) launch += "- tensors: " + run.combo.Describe() + "\n";
-  return "Make this Ascend C kernel-launch sample (a kernel file, " + request.sample->kernel_file +
-         ", and the host program that launches it, " + request.sample->host_file + ")" + goal +
+  const ascendc::Sample& sample = *request.sample;
+  const std::string parts =
+      sample.kernel_file == sample.host_file
+          ? "a single-file program, " + sample.kernel_file + ": the kernel " + sample.entry +
+                ", the host code that launches it with <<<>>> and main()"
+          : "a kernel file, " + sample.kernel_file + ", and the host program that launches it, " +
+                sample.host_file;
+  return "Make this Ascend C kernel-launch sample (" + parts + ")" + goal +
          "Its host program's launch, which must stay correct under the CANN precision standard "
          "and get faster:\n" + launch;
 }
