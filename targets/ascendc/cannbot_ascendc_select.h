@@ -292,6 +292,13 @@ inline uint64_t GatherMaskRepeatLength(bool reduce_mode, uint32_t mask) {
                                "GatherMask in counter mode (reduceMode = true) has mask 0; the "
                                "mask is the number of elements each repeat takes, at least 1");
   }
+  // A repeat longer than the UB holds reaches past any operand; said before the lanes are walked.
+  if (mask > cannbot_ascendc::kUbBytes / sizeof(T)) {
+    cannbot_ascendc::Violation("ub-out-of-bounds",
+                               "GatherMask in counter mode (reduceMode = true) takes mask = %u "
+                               "elements a repeat, more than the %u bytes of UB hold",
+                               mask, cannbot_ascendc::kUbBytes);
+  }
   return mask;
 }
 

@@ -337,6 +337,8 @@ static void Broken(const std::string& which) {
   uint64_t kept = 0;
   if (which == "gather-pattern") GatherMask(t.d, t.a, 8, false, 0, {1, 1, 0, 0}, kept);
   if (which == "gather-past-end") GatherMask(t.d, t.a, 7, false, 0, {1, 5, 8, 0}, kept);
+  // Counter mode with an absurd element count: named at once, not walked lane by lane.
+  if (which == "gather-huge-mask") GatherMask(t.d, t.a, 7, true, 0xffffffffu, {1, 255, 1, 0}, kept);
   TBuf<TPosition::VECCALC> never;  // Get alone is harmless, as on the device; use is not
   LocalTensor<float> unset = never.Get<float>();
   if (which == "unset-tbuf") Duplicate(unset, 1.0f, 8);
@@ -457,6 +459,7 @@ TEST_F(AscendcRepeatTest, BrokenMasksAndReachesAreNamed) {
       {"select-mode", "bad-argument", "VSEL_TENSOR_SCALAR_MODE"},
       {"gather-pattern", "bad-argument", "built-in pattern 8"},
       {"gather-past-end", "ub-out-of-bounds", "GatherMask"},
+      {"gather-huge-mask", "ub-out-of-bounds", "mask = 4294967295 elements a repeat"},
       {"unset-tbuf", "queue-uninitialized", "Duplicate uses a tensor from a TBuf"},
   };
   for (const auto& c : cases) {
