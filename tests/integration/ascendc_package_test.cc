@@ -429,13 +429,6 @@ TEST_F(AscendcPackageTest, SuggestionsForAPackageAreValidatedAgainstIt) {
            answer_file("op_kernel/add_custom.cpp"),
        "Here is a faster kernel:\n```cpp\nint x;\n```\n",
        "File: op_kernel/add_custom.cpp\n```cpp\n" + broken + "```\n"}));
-  llm::LlmConfig config;
-  config.base_url = server.base_url();
-  config.model = "scripted";
-  std::unique_ptr<llm::HttpClient> http = llm::NewCurlHttpClient();
-  llm::ChatClient chat(config, http.get());
-  std::vector<std::string> warnings;
-  const skills::SkillLibrary skills = skills::SkillLibrary::Load({DataPath("skills")}, &warnings);
   PackageSuggestRequest request;
   request.op = "add";
   auto package = ascendc::LoadPackage(slow);
@@ -444,7 +437,7 @@ TEST_F(AscendcPackageTest, SuggestionsForAPackageAreValidatedAgainstIt) {
   request.samples = 3;
   request.rounds = 0;
   request.seed = 5;
-  auto result = SuggestForPackage(*validator_, cannbot_test::BuiltInOps(), skills, chat, request);
+  auto result = SuggestWith(server, request);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   ASSERT_EQ(result->attempts.size(), 3u);
   ASSERT_TRUE(result->found()) << result->check.RenderText();

@@ -13,7 +13,13 @@
 
 #include "builtin_ops.h"
 #include "cannbot/ascendc/package.h"
+#include "cannbot/engine/package_suggest.h"
+#include "cannbot/llm/chat_client.h"
+#include "cannbot/llm/http_client.h"
+#include "cannbot/skills/skill.h"
+#include "cannbot/util/data_dir.h"
 #include "cannbot/validator/validator.h"
+#include "integration/fake_llm_server.h"
 #include "integration/test_support.h"
 
 namespace cannbot::testing {
@@ -28,6 +34,21 @@ class BuiltInValidatorTest : public ::testing::Test {
     ASSERT_NE(store_, nullptr);
     validator_ = std::make_unique<validator::Validator>(TestConfig(), store_.get(),
                                                         cannbot_test::BuiltInOps());
+  }
+
+  // Suggests for `request` (its op, package or sample, samples and rounds) with the scripted
+  // model behind `server` and the bundled skills.
+  Result<engine::PackageSuggestion> SuggestWith(const FakeLlmServer& server,
+                                                const engine::PackageSuggestRequest& request) {
+    llm::LlmConfig config;
+    config.base_url = server.base_url();
+    config.model = "scripted";
+    std::unique_ptr<llm::HttpClient> http = llm::NewCurlHttpClient();
+    llm::ChatClient chat(config, http.get());
+    std::vector<std::string> warnings;
+    const skills::SkillLibrary skills = skills::SkillLibrary::Load({DataPath("skills")}, &warnings);
+    return engine::SuggestForPackage(*validator_, cannbot_test::BuiltInOps(), skills, chat,
+                                     request);
   }
 
   std::unique_ptr<store::Store> store_;
