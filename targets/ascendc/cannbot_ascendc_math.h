@@ -1,6 +1,7 @@
 // cannbot_ascendc_math.h: the elementwise functions of the Ascend C high-level math library
 // (Silu, Swish, Sigmoid, Tanh, Gelu, FasterGelu, Log, Log2, Log10), count forms, with and
-// without the shared temporary buffer argument; ArithProgression and Broadcast.
+// without the shared temporary buffer argument (Sigmoid to Log10 also in their whole-tensor
+// forms); ArithProgression and Broadcast.
 //
 // Each is evaluated per element in float and rounded to T once, and counted as the basic
 // instructions the library composes it from (an Exp or Div is a complex repeat), so the cost
@@ -110,6 +111,26 @@ CANNBOT_ASCENDC_LOG_FUNCTION(Log, 1.0f, 0)
 CANNBOT_ASCENDC_LOG_FUNCTION(Log2, 1.4426950408889634f, 1)
 CANNBOT_ASCENDC_LOG_FUNCTION(Log10, 0.4342944819032518f, 1)
 #undef CANNBOT_ASCENDC_LOG_FUNCTION
+
+// The whole-tensor forms the library documents beside the count forms: the count is src's size.
+#define CANNBOT_ASCENDC_WHOLE_TENSOR(Name)                                                    \
+  template <typename T, bool... kOptions>                                                    \
+  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src) {                    \
+    Name<T>(dst, src, static_cast<uint32_t>(src.GetSize()));                                 \
+  }                                                                                          \
+  template <typename T, bool... kOptions>                                                    \
+  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                     \
+                   const LocalTensor<uint8_t>& sharedTmpBuffer) {                            \
+    Name<T>(dst, src, sharedTmpBuffer, static_cast<uint32_t>(src.GetSize()));                \
+  }
+CANNBOT_ASCENDC_WHOLE_TENSOR(Sigmoid)
+CANNBOT_ASCENDC_WHOLE_TENSOR(Tanh)
+CANNBOT_ASCENDC_WHOLE_TENSOR(Gelu)
+CANNBOT_ASCENDC_WHOLE_TENSOR(FasterGelu)
+CANNBOT_ASCENDC_WHOLE_TENSOR(Log)
+CANNBOT_ASCENDC_WHOLE_TENSOR(Log2)
+CANNBOT_ASCENDC_WHOLE_TENSOR(Log10)
+#undef CANNBOT_ASCENDC_WHOLE_TENSOR
 
 // ArithProgression: dst[i] = firstValue + i * diffValue for i < count, built as documented:
 // up to 8 elements by the scalar unit, then Adds of 8 x diffValue block by block to 64, then

@@ -157,6 +157,34 @@ CANNBOT_HOST_TMP_SIZE(FasterGelu)
 CANNBOT_HOST_TMP_SIZE(Log)
 #undef CANNBOT_HOST_TMP_SIZE
 
+// TensorShape: the high-level APIs' host shape, documented as an alias of ge::Shape.
+using TensorShape = ge::Shape;
+
+// Gelu's documented forms take no reuse flag; Silu's and Swish's are also spelled
+// Get<Name>TmpSize. The sizes are the ones above.
+inline void GetGeluMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                 uint32_t& maxValue, uint32_t& minValue) {
+  GetGeluMaxMinTmpSize(srcShape, typeSize, false, maxValue, minValue);
+}
+inline uint32_t GetGeluMaxTmpSize(const TensorShape& srcShape, const uint32_t typeSize) {
+  uint32_t max_value = 0, min_value = 0;
+  GetGeluMaxMinTmpSize(srcShape, typeSize, max_value, min_value);
+  return max_value;
+}
+inline uint32_t GetGeluMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize) {
+  uint32_t max_value = 0, min_value = 0;
+  GetGeluMaxMinTmpSize(srcShape, typeSize, max_value, min_value);
+  return min_value;
+}
+inline void GetSiluTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                           const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  GetSiluMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetSwishTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                            const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  GetSwishMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+
 // Sum and Mean over rows of n elements: no tiling struct, only the temporary sizes.
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t, const uint32_t, const bool,
                                 uint32_t& maxValue, uint32_t& minValue) {

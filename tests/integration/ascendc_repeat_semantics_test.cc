@@ -13,6 +13,7 @@ namespace {
 
 constexpr const char* kRepeatProgram = R"(
 #include "cannbot_launch.h"
+#include "cannbot_host_tiling.h"
 using namespace AscendC;
 
 struct Bufs {
@@ -215,6 +216,14 @@ static void Selection() {
   CHECK(DivCeil(10, 4) == 3 && DivCeil(8u, 4u) == 2u && CeilDivision(5, 0) == 0);
   SetFlag<HardEvent::V_S>(::EVENT_ID1);
   WaitFlag<HardEvent::V_S>(::EVENT_ID1);
+
+  // The math library's whole-tensor forms take src's size; the host sizes of Gelu's temporary
+  // buffer come in its documented no-reuse-flag forms, over a TensorShape.
+  t.Clear(-1.0f);
+  Sigmoid<float>(t.d, t.a);
+  CHECK(t.d.GetValue(0) == 0.5f && t.d.GetValue(255) == 1.0f);
+  const TensorShape shape({32});
+  CHECK(GetGeluMinTmpSize(shape, 4) == 256u && GetGeluMaxTmpSize(shape, 4) == 32u * 8u + 256u);
 }
 
 // Shifts, bitwise, block reductions, TQueSync, GetTPipePtr at global scope, scalar GM access
