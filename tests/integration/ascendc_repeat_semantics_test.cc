@@ -343,6 +343,16 @@ static void Broken(const std::string& which) {
   if (which == "high-bits") Add(t.d, t.a, t.b, bits, 1, BinaryRepeatParams());
   if (which == "past-end") Adds(t.d, t.a, 1.0f, 64, 5, UnaryRepeatParams());
   if (which == "select-mode") Select(t.d, t.m, t.a, t.b, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);
+  // A spec's int32 tensor travels as fp32: exact up to 2^24, and stopped beyond, both ways.
+  const int32_t wide[2] = {1 << 24, (1 << 24) + 1};
+  if (which == "int-input") cannbot_ascendc::Widened(wide, 2, true);
+  int32_t narrowed[1] = {0};
+  if (which == "int-output") cannbot_ascendc::Narrow({33554432.0f}, {0.0f}, narrowed);
+  if (which == "int-exact") {
+    const std::vector<float> in = cannbot_ascendc::Widened(wide, 1, true);
+    cannbot_ascendc::Narrow(in, {0.0f}, narrowed);
+    std::printf("int-exact %d\n", narrowed[0]);
+  }
   uint64_t kept = 0;
   if (which == "gather-pattern") GatherMask(t.d, t.a, 8, false, 0, {1, 1, 0, 0}, kept);
   if (which == "gather-past-end") GatherMask(t.d, t.a, 7, false, 0, {1, 5, 8, 0}, kept);
@@ -457,6 +467,8 @@ TEST_F(AscendcRepeatTest, IntegerInstructionsBlockReductionsAndScalarGmAccessWor
 
 TEST_F(AscendcRepeatTest, BrokenMasksAndReachesAreNamed) {
   ASSERT_TRUE(built_.ok()) << built_.message();
+  const CommandResult exact = Run("int-exact");  // 2^24 itself goes through unchanged
+  EXPECT_NE(exact.output.find("int-exact 16777216\n"), std::string::npos) << exact.output;
   const struct {
     const char* mode;
     const char* rule;
@@ -469,6 +481,8 @@ TEST_F(AscendcRepeatTest, BrokenMasksAndReachesAreNamed) {
       {"gather-pattern", "bad-argument", "built-in pattern 8"},
       {"gather-past-end", "ub-out-of-bounds", "GatherMask"},
       {"gather-huge-mask", "ub-out-of-bounds", "mask = 4294967295 elements a repeat"},
+      {"int-input", "launch-contract", "holds 16777217 at element 1, beyond the 2^24"},
+      {"int-output", "launch-contract", "wrote 33554432 to element 0 of an integer output"},
       {"unset-tbuf", "queue-uninitialized", "Duplicate uses a tensor from a TBuf"},
   };
   for (const auto& c : cases) {

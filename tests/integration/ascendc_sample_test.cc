@@ -337,6 +337,19 @@ TEST_F(SampleTest, ABfloat16ProgramIsReplayedWithBfloat16Tensors) {
   ExpectFailed(Check(*subtracted));
 }
 
+TEST_F(SampleTest, AnInt32TensorOfTheSpecReachesTheKernelAsInt32) {
+  // embedding's ids are int32 in its spec; the program reads them with the scalar unit.
+  auto program = ascendc::LoadSample(SourcePath("examples/ascendc/samples/embedding_program"));
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  ExpectPassed(Check(*program, std::nullopt, "embedding"), "table=float32 ids=int32 y=float32",
+               "4 blocks, shape dim=64 tokens=128 vocab=64");
+  // Every token looking up its block's first id: wrong rows.
+  auto first_only = EditedSample("embedding_program",
+                                 {{"idLocal.GetValue(t)", "idLocal.GetValue(0)"}});
+  ASSERT_TRUE(first_only.ok()) << first_only.status().ToString();
+  ExpectFailed(Check(*first_only, std::nullopt, "embedding"));
+}
+
 TEST_F(SampleTest, AHostProgramCallingTheKernelFilesChevronWrapperRunsItsBoardBranch) {
   // main.cpp without a CPU-debug launch: its board branch calls add_custom_do, which the
   // kernel file defines with add_custom<<<...>>>.

@@ -246,6 +246,15 @@ TEST(SampleShapeTest, SizesComeFromTheTensorsCounts) {
   EXPECT_EQ(rows->Size("rows"), 48);
   EXPECT_EQ(rows->Size("cols"), 1024);
   EXPECT_GT(rows->Scalar("eps"), 0.0f);  // the op's own default
+  // A size one product fixes completes one read before it: tokens from ids, dim from
+  // y = tokens * dim, then vocab from table = vocab * dim.
+  const ops::OpSpec* embedding = cannbot_test::BuiltInOps().Find("embedding");
+  ASSERT_NE(embedding, nullptr);
+  auto lookup = SampleShape(*embedding, {64 * 64, 128, 128 * 64});
+  ASSERT_TRUE(lookup.ok()) << lookup.status().ToString();
+  EXPECT_EQ(lookup->Size("tokens"), 128);
+  EXPECT_EQ(lookup->Size("dim"), 64);
+  EXPECT_EQ(lookup->Size("vocab"), 64);
   // Tensors that disagree fix no shape.
   auto bad = SampleShape(*add, {1000, 2000, 1000});
   ASSERT_FALSE(bad.ok());

@@ -409,9 +409,10 @@ Result<ops::Shape> SampleShape(const ops::OpSpec& op, const std::vector<int64_t>
     return true;
   };
   // Sizes a tensor's extent names alone first, then a product (`rows*cols`) with one factor
-  // not yet fixed: that factor is the count over the others.
+  // not yet fixed: that factor is the count over the others; again while that fixes more (a
+  // size one product fixes may be what an earlier one lacked).
   auto propagate = [&](ops::Shape* shape, std::set<std::string>* fixed) {
-    for (const bool products : {false, true}) {
+    for (const bool products : {false, true, true, true}) {
       for (size_t t = 0; t < tensors.size(); ++t) {
         const std::vector<std::string> factors = ProductFactors(tensors[t]->extent);
         std::string unknown;

@@ -76,15 +76,17 @@ void AddElementCounts(const ops::OpSpec& op, ops::Shape* shape) {
   }
 }
 
-// A spec's tensor the wrappers widen to fp32 for the launch (LaunchBuffers): every value of
-// these converts to float exactly (int32 and int64 do not).
-bool WidenedForLaunch(ops::DType dtype) {
-  return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16 ||
-         dtype == ops::DType::kI8 || dtype == ops::DType::kU8;
+// The integer tensors a typed launch (packages, samples) takes from a spec.
+bool IsSpecInteger(ops::DType dtype) {
+  return dtype == ops::DType::kI8 || dtype == ops::DType::kU8 || dtype == ops::DType::kI32 ||
+         dtype == ops::DType::kI64;
 }
 
-bool IsEightBitInteger(ops::DType dtype) {
-  return dtype == ops::DType::kI8 || dtype == ops::DType::kU8;
+// A spec's tensor the wrappers widen to fp32 for the launch (LaunchBuffers): every value of a
+// 16-bit float or 8-bit integer converts to float exactly; an int32 or int64 one does up to
+// 2^24 in magnitude, and the launch stops on one beyond (cannbot_launch.h, Widened).
+bool WidenedForLaunch(ops::DType dtype) {
+  return dtype == ops::DType::kF16 || dtype == ops::DType::kBF16 || IsSpecInteger(dtype);
 }
 
 }  // namespace
@@ -93,13 +95,14 @@ Status CheckEmulatedOp(const ops::OpSpec& op, const std::string& who, bool diffe
                        bool typed_launch) {
   for (const ops::Param& p : op.params) {
     if (!p.IsTensor() || p.dtype == ops::DType::kF32) continue;
-    if (WidenedForLaunch(p.dtype) && (typed_launch || !IsEightBitInteger(p.dtype))) continue;
+    if (WidenedForLaunch(p.dtype) && (typed_launch || !IsSpecInteger(p.dtype))) continue;
     return Status::InvalidArgument(
         who + ": cannbot's Ascend C emulation validates ops whose tensors are floating point "
         "in their spec (float, half or bfloat16; the launch converts them to the dtype it "
         "runs, integers included)" +
-        (typed_launch ? std::string(" or 8-bit integers (int8_t, uint8_t)")
-                      : std::string("; packages and samples take 8-bit integers too")) +
+        (typed_launch ? std::string(" or integers (int8_t, uint8_t, int32_t, int64_t; the "
+                                    "wider ones up to 2^24 in magnitude)")
+                      : std::string("; packages and samples take integers too")) +
         "; op '" + op.name + "' declares " + p.name + " as " + ops::DTypeName(p.dtype) + " (" +
         op.origin + ")");
   }
@@ -120,9 +123,10 @@ LaunchBuffers PlanLaunchBuffers(const ops::OpSpec& spec) {
     }
     plan.widened.insert(p.name);
     const std::string local = "cb_" + p.name, count = ElementsParam(p);
-    plan.before += "  " + std::string(p.kind == ops::ParamKind::kInput ? "const " : "") +
-                   "std::vector<float> " + local + " = cannbot_ascendc::Widened(" + p.name +
-                   ", " + count + ");\n";
+    const bool input = p.kind == ops::ParamKind::kInput;
+    plan.before += "  " + std::string(input ? "const " : "") + "std::vector<float> " + local +
+                   " = cannbot_ascendc::Widened(" + p.name + ", " + count + ", " +
+                   (input ? "true" : "false") + ");\n";
     if (p.kind != ops::ParamKind::kOutput) continue;
     plan.before += "  const std::vector<float> " + local + "_before = " + local + ";\n";
     plan.after += "  cannbot_ascendc::Narrow(" + local + ", " + local + "_before, " + p.name +
