@@ -190,6 +190,14 @@ TEST(SampleFilesTest, ASingleFileProgramRunsItsChevronLaunchAndReplaysItsDeviceP
               std::string::npos)
         << refused.status().ToString();
   }
+  // cannbot's macros are not the program's to define: the replay's entry is one of them.
+  auto redefined = SampleFromFiles(
+      "s", {{"add.asc", "#undef CANNBOT_SAMPLE_PROGRAM_ENTRY\n" + asc}});
+  ASSERT_FALSE(redefined.ok());
+  EXPECT_NE(redefined.status().message().find("reserved name CANNBOT_SAMPLE_PROGRAM_ENTRY in "
+                                              "add.asc"),
+            std::string::npos)
+      << redefined.status().ToString();
   // A launch without a main() to run it, or of a kernel nobody defines, is named.
   auto no_main = SampleFromFiles("s", {{"add.asc", asc.substr(0, asc.find("int main"))}});
   ASSERT_FALSE(no_main.ok());

@@ -112,6 +112,17 @@ Status FindChevronProgram(const std::vector<std::string>& mains,
         launches.front().first + ", but none of its files defines a __global__ function of "
         "that name");
   }
+  // The replay appends CANNBOT_SAMPLE_PROGRAM_ENTRY to the kernel file; a file that defines
+  // or undefines cannbot's macros could make that entry something else.
+  static const std::regex kReserved(R"(\bCANNBOT_\w*)");
+  for (const auto& [name, text] : s->files) {
+    std::smatch m;
+    const std::string code = WithoutComments(text);
+    if (std::regex_search(code, m, kReserved)) {
+      return Status::InvalidArgument("the sample " + s->dir + " uses cannbot's reserved name " +
+                                     m[0].str() + " in " + name);
+    }
+  }
   s->host_launch = "<<<>>>";
   s->host_file = mains.front();
   s->entry = kernel->first;
