@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -231,15 +232,9 @@ struct Chevron {
   [[noreturn]] void Launch(void (*kernel)(P...), A&&... args) const {
     static_assert(sizeof...(P) == sizeof...(A),
                   "a <<<>>> launch passes as many arguments as the kernel takes");
-    static char name[128];
-    size_t n = 0;
-    while (written[n] != '\0' && written[n] != '<' && written[n] != ' ' && n + 1 < sizeof(name)) {
-      name[n] = written[n];
-      ++n;
-    }
-    name[n] = '\0';
+    const std::string name(written, std::strcspn(written, "< "));  // without its arguments
     std::printf("cannbot-sample-entry: %s\n", Resolved());
-    Discover(name, kernel, blocks, Converted<P>(std::forward<A>(args))...);
+    Discover(name.c_str(), kernel, blocks, Converted<P>(std::forward<A>(args))...);
   }
 };
 template <auto K>

@@ -5,15 +5,18 @@
 #include "cannbot/ascendc/package.h"
 
 namespace cannbot::ascendc {
+
 bool StartsWithWord(const std::string& s, const std::string& word) {
   const size_t at = s.find_first_not_of(" \t\n");
   if (at == std::string::npos || s.compare(at, word.size(), word) != 0) return false;
   const size_t after = at + word.size();
-  return after == s.size() || !(std::isalnum(static_cast<unsigned char>(s[after])) || s[after] == '_');
+  return after == s.size() ||
+         !(std::isalnum(static_cast<unsigned char>(s[after])) || s[after] == '_');
 }
 
-std::string CodeOnly(const std::string& code) {
+std::string CodeOnly(const std::string& code, std::vector<bool>* directive_at) {
   std::string out = WithoutComments(code);
+  if (directive_at != nullptr) directive_at->assign(out.size(), false);
   bool line_start = true, directive = false;
   for (size_t i = 0; i < out.size(); ++i) {
     const char c = out[i];
@@ -27,6 +30,7 @@ std::string CodeOnly(const std::string& code) {
     if (!std::isspace(static_cast<unsigned char>(c))) line_start = false;
     if (directive) {
       out[i] = ' ';
+      if (directive_at != nullptr) (*directive_at)[i] = true;
       continue;
     }
     if (c == '"' || c == '\'') {
@@ -58,7 +62,7 @@ bool OpensNamespace(const std::string& statement) {
   return statement.find_first_not_of(" \t\n\"", rest) == std::string::npos;
 }
 
-void WalkNamespaceScope(const std::string& code_only,
+bool WalkNamespaceScope(const std::string& code_only,
                         const std::function<void(const ScopeStatement&)>& visit) {
   const std::string& s = code_only;
   size_t begin = 0;
@@ -82,13 +86,14 @@ void WalkNamespaceScope(const std::string& code_only,
         depth += s[close] == '{' ? 1 : s[close] == '}' ? -1 : 0;
         if (depth == 0) break;
       }
-      if (close == s.size()) return;
+      if (close == s.size()) return false;
       statement.end = close;
     }
     visit(statement);
     i = statement.end;
     begin = i + 1;
   }
+  return true;
 }
 
 }  // namespace cannbot::ascendc

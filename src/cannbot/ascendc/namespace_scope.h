@@ -14,10 +14,12 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace cannbot::ascendc {
 
-std::string CodeOnly(const std::string& code);
+// `directive`, when given, gets one flag per character: part of a preprocessor line.
+std::string CodeOnly(const std::string& code, std::vector<bool>* directive = nullptr);
 
 // Whether `s` begins (after blanks) with `word` as a whole word.
 bool StartsWithWord(const std::string& s, const std::string& word);
@@ -33,8 +35,9 @@ struct ScopeStatement {
   bool namespace_ = false;  // that block is a namespace's, read through
 };
 
-// Visits the statements of `code_only` (CodeOnly's output). Stops at an unbalanced block.
-void WalkNamespaceScope(const std::string& code_only,
+// Visits the statements of `code_only` (CodeOnly's output). Stops at a block that never
+// closes (a definition split across #if branches) and returns false; true when it read all.
+bool WalkNamespaceScope(const std::string& code_only,
                         const std::function<void(const ScopeStatement&)>& visit);
 
 }  // namespace cannbot::ascendc

@@ -4,29 +4,9 @@
 #include <regex>
 
 #include "cannbot/ascendc/namespace_scope.h"
-#include "cannbot/ascendc/package.h"
 
 namespace cannbot::ascendc {
 namespace {
-
-// Lines that are preprocessor directives (with their continuations): a blanked function keeps
-// them, so that an #if opened before it still meets its #endif.
-std::vector<bool> DirectiveLines(const std::string& text) {
-  const std::string code = WithoutComments(text);
-  std::vector<bool> directive(code.size(), false);
-  bool line_start = true, in_directive = false;
-  for (size_t i = 0; i < code.size(); ++i) {
-    if (code[i] == '\n') {
-      in_directive = in_directive && i > 0 && code[i - 1] == '\\';
-      line_start = true;
-      continue;
-    }
-    if (line_start && code[i] == '#') in_directive = true;
-    if (!std::isspace(static_cast<unsigned char>(code[i]))) line_start = false;
-    directive[i] = in_directive;
-  }
-  return directive;
-}
 
 struct Chevron {
   size_t name = 0;    // where the kernel's name starts
@@ -69,24 +49,17 @@ std::vector<Chevron> FindChevrons(const std::string& code) {
   return found;
 }
 
-std::string TrimmedHead(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 // The name a function definition's head declares ("" when `head` is no function head): it
 // ends in its parameter list (after which only qualifiers or a trailing return type), and is
 // neither a type's definition nor an initializer (`auto f = [](int) {`).
 std::string DefinedFunction(const std::string& head) {
   static const std::regex kTail(
-      R"(\)(\s*(const|volatile|noexcept|override|final|&|&&|noexcept\s*\([^)]*\)))*\s*(->[^{};]*)?$)");
-  static const std::regex kType(R"(^(template\s*<.*>\s*)?(class|struct|union|enum)\b)");
+      R"(\)(\s*(const|volatile|noexcept|override|final|&|&&|noexcept\s*\([^)]*\)))*\s*(->[^{};]*)?\s*$)");
+  static const std::regex kType(R"(^\s*(template\s*<.*>\s*)?(class|struct|union|enum)\b)");
   static const std::regex kOperatorName(R"(\boperator\s*[^\s(]+)");
-  const std::string h = TrimmedHead(head);
   std::smatch tail;
-  if (!std::regex_search(h, tail, kTail) || std::regex_search(h, kType)) return "";
-  const std::string before_tail = h.substr(0, static_cast<size_t>(tail.position(0)) + 1);
+  if (!std::regex_search(head, tail, kTail) || std::regex_search(head, kType)) return "";
+  const std::string before_tail = head.substr(0, static_cast<size_t>(tail.position(0)) + 1);
   // The parameter list: back from its `)` to the matching `(`.
   int depth = 0;
   size_t k = before_tail.size();
@@ -143,14 +116,11 @@ std::vector<std::string> ChevronLaunched(const std::string& text) {
 }
 
 std::string WithoutHostFunctions(const std::string& text) {
-  const std::string code = CodeOnly(text);
-  const std::vector<bool> directive = DirectiveLines(text);
+  std::vector<bool> directive;  // a blanked function keeps its directives: #if meets #endif
+  const std::string code = CodeOnly(text, &directive);
   const std::vector<std::string> launched = ChevronLaunched(text);
   std::string out = text;
-  bool balanced = true;
-  size_t last_end = 0;
-  WalkNamespaceScope(code, [&](const ScopeStatement& statement) {
-    last_end = statement.end;
+  const bool read_all = WalkNamespaceScope(code, [&](const ScopeStatement& statement) {
     if (!statement.block || statement.namespace_) return;
     const std::string name = DefinedFunction(statement.text);
     bool kernel = false;
@@ -161,11 +131,7 @@ std::string WithoutHostFunctions(const std::string& text) {
       if (out[k] != '\n' && !directive[k]) out[k] = ' ';
     }
   });
-  // The walk stops at a block it cannot close: keep the text as it is.
-  for (size_t k = last_end + 1; k < code.size() && balanced; ++k) {
-    balanced = code[k] != '{';
-  }
-  return balanced ? out : text;
+  return read_all ? out : text;  // a block that never closes: the text as it is
 }
 
 std::string DevicePartOfHeader(const std::string& text) {

@@ -50,6 +50,14 @@ std::vector<std::string> LocalIncludes(const PackageFiles& files, const std::str
   return found;
 }
 
+// The kernel file's text ("" when the sample has none of that name).
+const std::string& KernelText(const Sample& sample) {
+  static const std::string kNone;
+  const auto kernel = std::find_if(sample.files.begin(), sample.files.end(),
+                                   [&](const auto& f) { return f.first == sample.kernel_file; });
+  return kernel == sample.files.end() ? kNone : kernel->second;
+}
+
 // What the vendor's kernel build generates for a host program's ACLRT_LAUNCH_KERNEL(<entry>),
 // aclrtlaunch_<entry>.h; here its launch is recorded by cannbot_sample.h like ICPU_RUN_KF's.
 std::pair<std::string, std::string> BoardLaunchHeader(const Sample& sample) {
@@ -65,10 +73,9 @@ std::pair<std::string, std::string> BoardLaunchHeader(const Sample& sample) {
       pointers_only = false;
     }
   }
-  const auto kernel = std::find_if(sample.files.begin(), sample.files.end(),
-                                   [&](const auto& f) { return f.first == sample.kernel_file; });
-  if (!pointers_only && kernel != sample.files.end()) {
-    for (const std::string& header : LocalIncludes(sample.files, kernel->first, kernel->second)) {
+  if (!pointers_only) {
+    for (const std::string& header :
+         LocalIncludes(sample.files, sample.kernel_file, KernelText(sample))) {
       h += "#include \"" + header + "\"\n";
     }
   }
@@ -113,10 +120,7 @@ PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors) {
 }
 
 std::string SampleReplayKernel(const Sample& sample, const SampleLaunch& launch) {
-  std::string text;
-  for (const auto& [name, body] : sample.files) {
-    if (name == sample.kernel_file) text = body;
-  }
+  const std::string& text = KernelText(sample);
   if (sample.host_launch != "<<<>>>") return text;
   return RewriteChevrons(WithoutHostFunctions(text)) +
          "\n// Generated: the replay's entry, the instantiation the host program launched.\n"
