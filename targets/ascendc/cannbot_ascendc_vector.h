@@ -33,7 +33,9 @@ enum class RoundMode {
   CAST_CEIL,
   CAST_ROUND,
   CAST_TRUNC,
-  CAST_ODD
+  CAST_ODD,
+  CAST_HYBRID,  // named by the register functions' cast traits; not taken by Cast here
+  UNKNOWN       // a cast trait's "no rounding given": as CAST_NONE
 };
 enum class ReduceOrder { ORDER_VALUE_INDEX, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
 

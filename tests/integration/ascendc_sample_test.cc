@@ -337,6 +337,24 @@ TEST_F(SampleTest, ABfloat16ProgramIsReplayedWithBfloat16Tensors) {
   ExpectFailed(Check(*subtracted));
 }
 
+TEST_F(SampleTest, ARegisterFunctionProgramRunsItsVectorFunction) {
+  // A half gelu_tanh written with __simd_vf__, RegTensor and MaskReg, called by asc_vf_call:
+  // unpacked loads, casts both ways, a tail mask and packed stores.
+  auto program =
+      ascendc::LoadSample(SourcePath("examples/ascendc/samples/gelu_tanh_reg_program"));
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  ExpectPassed(Check(*program, std::nullopt, "gelu_tanh"), "x=float16 y=float16",
+               "4 blocks, shape n=4032");
+  // Widening from the odd halves of each pair, which the unpacked load left zero: wrong.
+  auto odd = EditedSample(
+      "gelu_tanh_reg_program",
+      {{"AscendC::Reg::Cast<float, half, AscendC::layoutZMrgZ>(v, packed, mask);",
+        "static constexpr AscendC::Reg::CastTrait kOdd = {AscendC::Reg::RegLayout::ONE};\n"
+        "    AscendC::Reg::Cast<float, half, kOdd>(v, packed, mask);"}});
+  ASSERT_TRUE(odd.ok()) << odd.status().ToString();
+  ExpectFailed(Check(*odd, std::nullopt, "gelu_tanh"));
+}
+
 TEST_F(SampleTest, AnInt32TensorOfTheSpecReachesTheKernelAsInt32) {
   // embedding's ids are int32 in its spec; the program reads them with the scalar unit.
   auto program = ascendc::LoadSample(SourcePath("examples/ascendc/samples/embedding_program"));
@@ -375,15 +393,17 @@ TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
             std::string::npos)
       << alone.status().ToString();
 
-  // The register-based vector functions of the newest architectures are named as such.
+  // A register-based vector function cannbot does not emulate is named as such.
   auto registers = EditedSample(
       "add_program", {{"template <typename T, uint32_t TILE>\nclass TiledAdd {",
-                       "__simd_vf__ inline void Widen() {}\n"
+                       "__simd_vf__ inline void Widen(__ubuf__ float* p) {\n"
+                       "  AscendC::Reg::UnalignRegForLoad u;\n}\n"
                        "template <typename T, uint32_t TILE>\nclass TiledAdd {"}});
   ASSERT_TRUE(registers.ok()) << registers.status().ToString();
   auto unknown = Check(*registers);
   ASSERT_FALSE(unknown.ok());
-  EXPECT_NE(unknown.status().message().find("register-based vector functions, __simd_vf__"),
+  EXPECT_NE(unknown.status().message().find("of the register-based vector functions, "
+                                            "AscendC::Reg, cannbot emulates the ones"),
             std::string::npos)
       << unknown.status().ToString();
 

@@ -41,6 +41,8 @@ TEST(ProgramTextTest, HostFunctionsAreBlankedAndTheDevicePartKept) {
       "#include \"kernel_operator.h\"\n"
       "constexpr uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }\n"
       "struct Tiling { uint32_t n; };\n"
+      "__simd_vf__ inline void AddVf(__ubuf__ float* p) { Step(p); }\n"
+      "template <typename T>\n__simd_callee__ inline void Step(T* p) { *p += 1; }\n"
       "class KernelAdd {\n public:\n  __aicore__ inline void Init() { n_ = 1; }\n  int n_;\n};\n"
       "template <typename T, uint32_t L>\n"
       "__global__ __vector__ void add_custom(__gm__ T* x, Tiling t) { KernelAdd op; op.Init(); }\n"
@@ -59,6 +61,7 @@ TEST(ProgramTextTest, HostFunctionsAreBlankedAndTheDevicePartKept) {
   EXPECT_EQ(Lines(out), Lines(text));
   for (const char* kept :
        {"#include \"acl/acl.h\"", "constexpr uint32_t CeilDiv", "struct Tiling { uint32_t n; };",
+        "void AddVf(__ubuf__ float* p) { Step(p); }", "inline void Step(T* p) { *p += 1; }",
         "__aicore__ inline void Init() { n_ = 1; }", "void add_custom(__gm__ T* x, Tiling t) {",
         "namespace host {", "#ifdef VERBOSE", "#endif", "}  // namespace host",
         "auto kTable = [](int v) { return v * 2; };"}) {

@@ -87,7 +87,7 @@ std::string DefinedFunction(const std::string& head) {
 
 bool IsDeviceOrConstant(const std::string& head) {
   static const std::regex kMarked(
-      R"(\b(__aicore__|__global__|__vector__|__cube__|__mix__|constexpr|consteval)\b)");
+      R"(\b(__aicore__|__global__|__vector__|__cube__|__mix__|__simd_vf__|__simd_callee__|constexpr|consteval)\b)");
   return std::regex_search(head, kMarked);
 }
 

@@ -6,8 +6,9 @@
 //     `CANNBOT_CHEVRON(k<T, 8>)(blocks, l2ctrl, stream)(x, y)`, which cannbot_sample.h defines
 //     as a call that records the launch (the kernel's instantiation resolved by the compiler).
 //   - WithoutHostFunctions: the device part alone. A function defined at namespace scope with
-//     none of the device qualifiers (`__aicore__`, `__global__`, `__vector__`, `__cube__`) and
-//     not `constexpr` is host code, as the device compiler sees it, and is blanked: main, the
+//     none of the device qualifiers (`__aicore__`, `__global__`, `__vector__`, `__cube__`,
+//     `__simd_vf__`, `__simd_callee__`) and not `constexpr` is host code, as the device
+//     compiler sees it, and is blanked: main, the
 //     function holding the launch, its file reading and printing. Types, constants and device
 //     functions stay.
 //
