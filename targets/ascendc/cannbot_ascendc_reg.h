@@ -15,9 +15,9 @@
 // only the lanes its mask selects. Each load, store and instruction counts as one 256-byte
 // vector repeat (Exp, Ln, Sqrt and Div as complex ones).
 //
-// Not emulated (a compile error or a `not-emulated` stop names them): RegTraitNumTwo registers,
-// the double (interleaving) loads and stores, AddrReg offsets, unaligned loads and stores,
-// Gather/Scatter on registers, the DATA_BLOCK_COPY forms. Raw UB addresses are not tied to
+// AddrReg offsets and the unaligned moves are cannbot_ascendc_reg_moves.h. Not emulated (a
+// compile error or a `not-emulated` stop names them): RegTraitNumTwo registers, the double
+// (interleaving) loads and stores, Gather/Scatter on registers, the DATA_BLOCK_COPY forms. Raw UB addresses are not tied to
 // the buffers they point into, so the queue and event rules do not see register loads and
 // stores (docs/ascendc.md, Limits).
 //
@@ -102,6 +102,7 @@ enum class RegLayout { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
 enum class SatMode { UNKNOWN = -1, NO_SAT, SAT };
 enum class ReduceType { SUM = 0, MAX, MIN };
 enum class HighLowPart { LOWEST, HIGHEST };
+enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
 enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
 enum class DataCopyMode { DATA_BLOCK_COPY };
 

@@ -258,6 +258,59 @@ inline void ReduceMin(S& dstReg, V& srcReg, MaskReg mask) {
   Reduce<ReduceType::MIN>(dstReg, srcReg, mask);
 }
 
+// Each 32-byte block's selected elements reduced to one value, in lanes 0..7; the rest zero.
+template <ReduceType type = ReduceType::SUM, typename T = DefaultType,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+inline void ReduceDataBlock(U& dstReg, U srcReg, MaskReg mask) {
+  using E = typename U::ElementType;
+  using C = cannbot_detail::Compute<E>;
+  constexpr uint32_t kPerBlock = 32 / sizeof(E);
+  E out[U::kLanes] = {};
+  for (uint32_t b = 0; b < kVl / 32; ++b) {
+    C acc = 0;
+    bool first = true;
+    for (uint32_t i = b * kPerBlock; i < (b + 1) * kPerBlock; ++i) {
+      if (!mask.Active<E>(i)) continue;
+      const C v = cannbot_detail::In(srcReg, i);
+      acc = first ? v
+            : type == ReduceType::SUM ? acc + v
+            : type == ReduceType::MAX ? (v > acc ? v : acc)
+                                      : (v < acc ? v : acc);
+      first = false;
+    }
+    out[b] = static_cast<E>(acc);
+  }
+  for (uint32_t i = 0; i < U::kLanes; ++i) dstReg.SetLane(i, out[i]);
+  cannbot_detail::CountRegInstruction(false);
+}
+
+// Indexes from scalarValue up (the decreasing order is not emulated).
+template <typename T = DefaultType, IndexOrder order = IndexOrder::INCREASE_ORDER, typename U,
+          typename S>
+inline void Arange(S& dstReg, U scalarValue) {
+  using E = typename S::ElementType;
+  if (order != IndexOrder::INCREASE_ORDER) {
+    cannbot_ascendc::Violation("not-emulated", "Reg::Arange in DECREASE_ORDER is not emulated");
+  }
+  using C = cannbot_detail::Compute<E>;
+  for (uint32_t i = 0; i < S::kLanes; ++i) {
+    dstReg.SetLane(i, static_cast<E>(static_cast<C>(scalarValue) + static_cast<C>(i)));
+  }
+  cannbot_detail::CountRegInstruction(false);
+}
+
+// Floating-point values rounded to whole numbers in their own type.
+template <typename T = DefaultType, RoundMode roundMode = RoundMode::CAST_NONE,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
+inline void Truncate(S& dstReg, S& srcReg, MaskReg& mask) {
+  using E = typename S::ElementType;
+  static_assert(!std::is_integral<E>::value, "Reg::Truncate takes half, bfloat16_t or float");
+  const RoundMode round = roundMode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : roundMode;
+  cannbot_detail::ForLanes<mode>(dstReg, mask, [&](uint32_t i) {
+    return ::AscendC::cannbot_detail::RoundFloat(static_cast<float>(srcReg.Lane(i)), round);
+  });
+}
+
 // ---- Compare and Select ----
 namespace cannbot_detail {
 template <typename C>

@@ -1,7 +1,8 @@
 // The register-based vector functions (cannbot_ascendc_reg.h, cannbot_ascendc_reg_compute.h),
 // checked from inside a kernel against values worked out by hand from their API pages: masks,
-// merge modes, load and store distributions, post-update addresses, reductions, Compare and
-// Select, Cast's lane layouts, Div's flush to zero; what they count; and the rules they enforce.
+// merge modes, load and store distributions, post-update addresses, AddrReg offsets, unaligned
+// loads and stores, reductions, Compare and Select, Cast's lane layouts, Div's flush to zero;
+// what they count; and the rules they enforce.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -137,6 +138,36 @@ __simd_vf__ inline void Reductions(__ubuf__ float* a) {
   CHECK(d.Lane(0) == 0.0f);
 }
 
+__simd_vf__ inline void Unaligned(__ubuf__ float* a) {
+  R::MaskReg all = R::CreateMask<float>();
+  R::RegTensor<float> x;
+  R::UnalignRegForLoad in;
+  __ubuf__ float* from = a + 3;  // 12 bytes past a block boundary
+  R::LoadUnAlignPre(in, from);
+  R::LoadUnAlign(x, in, from, 64);
+  CHECK(x.Lane(0) == 3.0f && x.Lane(63) == 66.0f && from == a + 67);
+  // 8 floats from byte 4 of a block: the 7 that end the block go out, the 8th waits; 6 more
+  // continue it inside the next block and wait too, until StoreUnAlignPost.
+  R::UnalignRegForStore out;
+  __ubuf__ float* to = a + 385;
+  R::StoreUnAlign(to, x, out, 8);
+  CHECK(a[385] == 3.0f && a[391] == 9.0f && a[392] == 392.0f && to == a + 393);
+  R::StoreUnAlign(to, x, out, 6);
+  CHECK(a[392] == 392.0f && a[393] == 393.0f && to == a + 399);
+  R::StoreUnAlignPost(to, out, 0);
+  CHECK(a[392] == 10.0f && a[393] == 3.0f && a[398] == 8.0f && a[399] == 399.0f);
+  // An AddrReg offset of 2 * 64 elements.
+  R::AddrReg at = R::CreateAddrReg<float>(2, 64);
+  R::LoadAlign(x, a, at);
+  CHECK(x.Lane(0) == 128.0f);
+  R::ReduceDataBlock<R::ReduceType::MAX>(x, x, all);
+  CHECK(x.Lane(0) == 135.0f && x.Lane(7) == 191.0f && x.Lane(8) == 0.0f);
+  R::Arange(x, 2.5f);
+  CHECK(x.Lane(0) == 2.5f && x.Lane(63) == 65.5f);
+  R::Truncate<float, RoundMode::CAST_FLOOR>(x, x, all);
+  CHECK(x.Lane(0) == 2.0f && x.Lane(1) == 3.0f);
+}
+
 __simd_vf__ inline void Counted(__ubuf__ float* a) {
   R::MaskReg all = R::CreateMask<float>();
   R::RegTensor<float> x;
@@ -158,6 +189,8 @@ static void Broken(const std::string& which, Ub& ub) {
                                          R::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
   R::RegTensor<half> h;
   if (which == "layout") R::Cast<half, float, three>(h, x, all);
+  R::UnalignRegForLoad unprimed;
+  if (which == "no-pre") R::LoadUnAlign(x, unprimed, ub.a + 1);
 }
 
 int main(int argc, char** argv) {
@@ -177,6 +210,7 @@ int main(int argc, char** argv) {
                               asc_vf_call<Masks>(ub.a);
                               Moves(ub.a, ub.ha);
                               Reductions(ub.a);
+                              Unaligned(ub.a);
                             }
                           });
   std::printf(failures == 0 ? "reg semantics ok\n" : "reg semantics FAILED\n");
@@ -237,6 +271,7 @@ TEST_F(AscendcRegTest, BadAddressesAndLayoutsAreNamed) {
       {"not-ub", "ub-out-of-bounds", "outside the Unified Buffer"},
       {"past-ub", "ub-out-of-bounds", "Reg::StoreAlign writes 256 bytes"},
       {"layout", "bad-argument", "RegLayout 3"},
+      {"no-pre", "bad-argument", "no LoadUnAlignPre initialised"},
   };
   for (const auto& c : cases) {
     const CommandResult run = Run(c.mode);
