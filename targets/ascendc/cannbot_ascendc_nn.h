@@ -14,6 +14,7 @@
 // - RmsNorm over H: dst = x / sqrt(mean(x^2) + epsilon) * gamma.
 // - Sum and Mean over the last axis of [outter, inner] (inner: n padded to 32 bytes): one value
 //   per row, the first n elements summed (in float) or averaged, into dst[0 .. outter).
+// - AdjustSoftMaxRes: the rows whose max has the given bits set to a given value.
 // The temporary-buffer argument is accepted and must be a valid tensor; nothing is kept in it.
 // Each call is counted as the basic instructions the library builds it from (the cost model
 // sees a high-level call as what it costs on the vector unit).
@@ -24,6 +25,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "cannbot_ascendc_vector.h"
@@ -188,6 +190,40 @@ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTe
                                               shape.srcK ? shape.srcK : tiling.srcK,
                                               shape.oriSrcK, "SoftMax");
   cannbot_detail::SoftMaxRows<T, T>(dstTensor, nullptr, nullptr, srcTensor, r, "SoftMax");
+}
+
+// AdjustSoftMaxRes: every row of softMaxRes whose max equals the float (or half) whose bits are
+// `from` becomes `to`; true when some row did. The max of row i is maxTensor's first element
+// of block i (stepSizeMode 0) or its element i (any other mode). ND only.
+template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
+inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor,
+                             const uint32_t from, const T1 to, const SoftMaxShapeInfo& shape) {
+  static_assert(!isDataFormatNZ, "cannbot ascendc emulation: AdjustSoftMaxRes on NZ data is not "
+                                 "emulated");
+  static_assert(cannbot_detail::kVectorFloat<T1> && cannbot_detail::kVectorFloat<T2>,
+                "AdjustSoftMaxRes takes half or float");
+  const auto r = cannbot_detail::CheckRows<T1>(shape.srcM, shape.srcK, shape.oriSrcK,
+                                               "AdjustSoftMaxRes");
+  const uint32_t step = stepSizeMode == 0 ? cannbot_ascendc::kBlockBytes / sizeof(T2) : 1;
+  const uint64_t n = static_cast<uint64_t>(r.rows) * r.stride;
+  cannbot_detail::Operand(softMaxRes, static_cast<int64_t>(n), "AdjustSoftMaxRes",
+                          cannbot_detail::Access::kReadWrite);
+  cannbot_detail::Operand(maxTensor, static_cast<int64_t>(r.rows - 1) * step + 1,
+                          "AdjustSoftMaxRes", cannbot_detail::Access::kRead,
+                          /*element_aligned=*/step == 1);
+  // `from` holds the bits of a T2 value: a float's 32, or a half's low 16.
+  bool any = false;
+  for (uint32_t row = 0; row < r.rows; ++row) {
+    const T2 m = maxTensor.cb_data_[static_cast<uint64_t>(row) * step];
+    uint32_t bits = 0;
+    std::memcpy(&bits, &m, sizeof(T2));
+    if (bits != (sizeof(T2) == 2 ? (from & 0xffffu) : from)) continue;
+    any = true;
+    T1* y = softMaxRes.cb_data_ + static_cast<uint64_t>(row) * r.stride;
+    for (uint32_t j = 0; j < r.stride; ++j) y[j] = to;
+  }
+  cannbot_detail::CountPasses(n, 2, 0);  // a compare and a select over the result
+  return any;
 }
 
 // ---- LayerNorm ([B, S, H], mean and variance outputs) ----

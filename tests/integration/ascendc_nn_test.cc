@@ -1,5 +1,5 @@
 // The normalisation APIs of the emulated high-level library (SoftMax with and without its
-// statistics, with padded rows and half data; LayerNorm; RmsNorm; Sum; Mean) against loops written from
+// statistics, with padded rows and half data; AdjustSoftMaxRes; LayerNorm; RmsNorm; Sum; Mean) against loops written from
 // their documented formulas, each driven by the tiling its host tiling function fills
 // (tiling/tiling_api.h), all checked from inside a kernel.
 #include <string>
@@ -65,6 +65,15 @@ static void Body() {
   for (int i = 0; i < 32; ++i) hx.SetValue(i, half(0.125f * i));
   SoftMax<half>(hy, s, m, hx, g_softmax, SoftMaxShapeInfo{2, 16, 2, 16});
   CHECK(m.GetValue(0) == 0.125f * 15 && m.GetValue(8) == 0.125f * 31);
+  // AdjustSoftMaxRes: the row whose max has the bits of 3.875f (row 1) becomes -1.
+  const float row1_max = 0.125f * 31;
+  uint32_t bits = 0;
+  std::memcpy(&bits, &row1_max, 4);
+  const half before = hy.GetValue(0);
+  CHECK((AdjustSoftMaxRes<half, float>(hy, m, bits, half(-1.0f), SoftMaxShapeInfo{2, 16, 2, 16})));
+  CHECK(hy.GetValue(16) == half(-1.0f) && hy.GetValue(31) == half(-1.0f));
+  CHECK(hy.GetValue(0) == before && hy.GetValue(0) != half(-1.0f));
+  CHECK(!(AdjustSoftMaxRes<half, float>(hy, m, 0xFF7FFFFFu, half(0.0f), SoftMaxShapeInfo{2, 16, 2, 16})));
   // LayerNorm over [1, 3, 16] with the tmp buffer.
   LocalTensor<float> mean = sb.Get<float>(), var = mb.Get<float>();
   LayerNorm<float>(y, mean, var, x, g, b, tmp, 1e-5f, g_layernorm);
@@ -126,11 +135,11 @@ TEST(AscendcNnTest, NormalisationApisFollowTheirFormulas) {
   const CommandResult run = testing::RunCheckProgram(*dir, "nn");
   EXPECT_TRUE(run.exit.Success()) << run.exit.Describe() << "\n" << run.output;
   EXPECT_NE(run.output.find("nn ok"), std::string::npos) << run.output;
-  // Each call counts as the passes it is built from: 3 SoftMax x 5, LayerNorm 13, Sum 2,
-  // Mean 3, RmsNorm 7, and the one Duplicate.
+  // Each call counts as the passes it is built from: 3 SoftMax x 5, 2 AdjustSoftMaxRes x 2,
+  // LayerNorm 13, Sum 2, Mean 3, RmsNorm 7, and the one Duplicate.
   auto stats = ParseStats(run.output);
   ASSERT_TRUE(stats.ok()) << stats.status().message();
-  EXPECT_EQ(stats->total.vector_instructions, 3u * 5u + 13u + 2u + 3u + 7u + 1u);
+  EXPECT_EQ(stats->total.vector_instructions, 3u * 5u + 2u * 2u + 13u + 2u + 3u + 7u + 1u);
   EXPECT_EQ(stats->total.vector_complex_repeats, 3u * 2u + 2u + 1u);
 }
 
