@@ -8,9 +8,11 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cannbot/ascendc/sample.h"
 #include "cannbot/config/config.h"
 #include "cannbot/ops/registry.h"
 #include "cannbot/util/status.h"
@@ -45,6 +47,12 @@ void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox);
 // Adds --operator (the operator of a package that defines several) to a command that takes
 // --package.
 void AddOperatorFlag(CLI::App* cmd, std::string* operator_name);
+
+// Adds --define/-D NAME[=NUMBER] (repeatable): a macro an Ascend C sample's own build defines.
+void AddDefineFlag(CLI::App* cmd, std::vector<std::string>* defines);
+// Reads the sample in DIR (ascendc::LoadSample) with the --define values checked and set.
+Result<ascendc::Sample> LoadCliSample(const std::string& dir,
+                                      const std::vector<std::string>& defines);
 
 // cannbot's own settings for a command that builds a validator: FILE (--config, "" = none)
 // with the CANNBOT_* variables over it, and --insecure-sandbox over both.

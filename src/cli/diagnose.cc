@@ -40,6 +40,7 @@ struct DiagnoseFlags {
   std::string db;
   bool no_counters = false;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::vector<std::string> defines;  // --define: a sample's own build's macros
   std::string config_file;        // --config
 };
 
@@ -61,11 +62,14 @@ Result<Loaded> EstimatedProfile(const DiagnoseFlags& flags, const ops::Registry&
                                     ", estimated by the cost model)"};
   }
   if (target.name() == "ascendc" && ascendc::LooksLikeSample(flags.source)) {
-    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, ascendc::LoadSample(flags.source));
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, LoadCliSample(flags.source, flags.defines));
     CANNBOT_ASSIGN_OR_RETURN(profile::Profile p, engine::EstimateSampleProfile(
                                                      validator, registry, flags.op, sample));
     return Loaded{std::move(p), flags.source + " (a sample, emulated as " + flags.op +
                                     ", estimated by the cost model)"};
+  }
+  if (!flags.defines.empty()) {
+    return Status::InvalidArgument("--define goes with an Ascend C sample's directory");
   }
   auto text = ReadFile(flags.source, 4u << 20);
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
@@ -95,6 +99,9 @@ Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& regi
   validator::Validator validator(engine::MakeValidatorConfig(settings), store->get(), registry);
   // A target that does not run here: its perf layer's estimate of the kernel.
   if (!target->RunsOnThisCpu()) return EstimatedProfile(flags, registry, *target, validator);
+  if (!flags.defines.empty()) {
+    return Status::InvalidArgument("--define goes with an Ascend C sample's directory");
+  }
   auto text = ReadFile(flags.source, 4u << 20);
   if (!text.ok()) return text.status().WithContext("cannot read the kernel source");
   CANNBOT_ASSIGN_OR_RETURN(profile::Profile p,
@@ -200,6 +207,7 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
                   "Self-profile: what the kernel is written for: " + target::Names())
       ->capture_default_str();
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
+  AddDefineFlag(cmd, &flags->defines);
   cmd->add_option("--config", flags->config_file,
                   "Self-profile: cannbot's config file (TOML or JSON; compiler, store); "
                   "CANNBOT_* variables apply either way");

@@ -18,6 +18,23 @@ void AddOperatorFlag(CLI::App* cmd, std::string* operator_name) {
                   "AddCustom, or its kernel entry, add_custom)");
 }
 
+void AddDefineFlag(CLI::App* cmd, std::vector<std::string>* defines) {
+  cmd->add_option("-D,--define", *defines,
+                  "A macro the Ascend C sample's own build defines (its CMakeLists' compile "
+                  "definitions), NAME or NAME=NUMBER, e.g. -D SCENARIO_NUM=1; repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+Result<ascendc::Sample> LoadCliSample(const std::string& dir,
+                                      const std::vector<std::string>& defines) {
+  CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, ascendc::LoadSample(dir));
+  auto parsed = ascendc::ParseSampleDefines(defines);
+  if (!parsed.ok()) return Status::InvalidArgument("--define: " + parsed.status().message());
+  sample.defines = std::move(parsed).value();
+  return sample;
+}
+
 Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox) {
   config::Config config;
   if (!file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(file, &config));

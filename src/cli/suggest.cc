@@ -48,6 +48,7 @@ struct SuggestFlags {
   std::string server;  // run on a daemon instead
   std::string token;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::vector<std::string> defines;  // --define: a sample's own build's macros
 };
 
 Status BuildConfig(const SuggestFlags& flags, config::Config* config) {
@@ -82,13 +83,17 @@ Result<engine::JobSpec> MakeJobSpec(const SuggestFlags& flags) {
     spec.package_operator = package.chosen_operator;
     spec.name = KernelName(flags.package);
   } else if (IsSampleDir(flags.file)) {  // likewise a sample's sources (not its input/*.bin)
-    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, ascendc::LoadSample(flags.file));
+    CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample, LoadCliSample(flags.file, flags.defines));
     spec.package = std::move(sample.files);
     spec.package_is_sample = true;
+    spec.sample_defines = std::move(sample.defines);
     spec.name = KernelName(flags.file);
   } else {
     CANNBOT_ASSIGN_OR_RETURN(spec.source, ReadFile(flags.file, engine::kMaxSourceBytes));
     spec.name = KernelName(flags.file);
+  }
+  if (!flags.defines.empty() && !spec.package_is_sample) {
+    return Status::InvalidArgument("--define goes with an Ascend C sample's directory");
   }
   if (!flags.profile.empty()) {
     CANNBOT_ASSIGN_OR_RETURN(spec.profile, ReadFile(flags.profile, size_t{1} << 30));
@@ -263,6 +268,7 @@ Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
       ->each([flags](const std::string&) { flags->seed_given = true; });
   cmd->add_option("--db", flags->db, "Store file");
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
+  AddDefineFlag(cmd, &flags->defines);
   cmd->add_option("--budget", flags->budget, "Offline: most recipe variants to try (default 24)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--time-budget", flags->time_budget,

@@ -37,6 +37,7 @@ struct ValidateFlags {
   std::string target_name{target::Default().name()};
   double max_perf_seconds = 30;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::vector<std::string> defines;  // --define: a sample's own build's macros
 };
 
 std::vector<std::string> SplitFlags(const std::string& text) {
@@ -120,11 +121,11 @@ int RunPackage(const ValidateFlags& flags, const ops::Registry& registry) {
 int RunSample(const ValidateFlags& flags, const ops::Registry& registry) {
   engine::SampleRequest request;
   request.op = flags.op;
-  auto candidate = ascendc::LoadSample(flags.candidate);
+  auto candidate = LoadCliSample(flags.candidate, flags.defines);
   if (!candidate.ok()) return ReportError(candidate.status(), flags.json);
   request.candidate = std::move(candidate).value();
-  if (!flags.baseline.empty()) {
-    auto baseline = ascendc::LoadSample(flags.baseline);
+  if (!flags.baseline.empty()) {  // built with the same definitions
+    auto baseline = LoadCliSample(flags.baseline, flags.defines);
     if (!baseline.ok()) return ReportError(baseline.status(), flags.json);
     request.baseline = std::move(baseline).value();
   }
@@ -140,6 +141,12 @@ int Run(const ValidateFlags& flags, const ops::Registry& registry) {
   }
   auto target = target::Parse(flags.target_name, "--target");
   if (!target.ok()) return ReportError(target.status(), flags.json);
+  if (!flags.package.empty() && !flags.defines.empty()) {
+    return ReportError(Status::InvalidArgument("--define goes with an Ascend C sample's "
+                                               "directory, not --package (a package's build "
+                                               "defines what its kernel reads)"),
+                       flags.json);
+  }
   if (!flags.package.empty()) return RunPackage(flags, registry);
   if (!flags.baseline_package.empty()) {
     return ReportError(Status::InvalidArgument("--baseline-package goes with --package"), flags.json);
@@ -151,6 +158,11 @@ int Run(const ValidateFlags& flags, const ops::Registry& registry) {
   }
   if (flags.target_name == "ascendc" && ascendc::LooksLikeSample(flags.candidate)) {
     return RunSample(flags, registry);
+  }
+  if (!flags.defines.empty()) {
+    return ReportError(Status::InvalidArgument("--define goes with an Ascend C sample's "
+                                               "directory (--target ascendc --candidate DIR)"),
+                       flags.json);
   }
   validator::ValidationRequest request;
   request.op = flags.op;
@@ -216,6 +228,7 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
                   "Compiler flags (default: -O3 -march=native -std=c++17 -fPIC -shared)");
   cmd->add_option("--db", flags->db, "Store file (default: " + store::Store::DefaultPath() + ")");
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
+  AddDefineFlag(cmd, &flags->defines);
   cmd->add_flag("--no-cache", flags->no_cache, "Always recompile");
   cmd->add_flag("--keep-work-dir", flags->keep_work_dir, "Keep the private work directory");
   cmd->add_flag("--no-static-check", flags->no_static_check,

@@ -355,6 +355,25 @@ TEST_F(SampleTest, ARegisterFunctionProgramRunsItsVectorFunction) {
   ExpectFailed(Check(*odd, std::nullopt, "gelu_tanh"));
 }
 
+TEST_F(SampleTest, ASamplesOwnDefinitionsReachBothBuilds) {
+  // The tile length as a macro the sample's build would define (-D TILE_LEN=512).
+  auto program = EditedSample("add_program", {{"constexpr uint32_t kTile = 512;",
+                                               "constexpr uint32_t kTile = TILE_LEN;"},
+                                              {"  TiledAdd<T, TILE> op;",
+                                               "  static_assert(TILE == TILE_LEN, \"tile\");\n"
+                                               "  TiledAdd<T, TILE> op;"}});
+  ASSERT_TRUE(program.ok()) << program.status().ToString();
+  auto undefined = Check(*program);
+  ASSERT_FALSE(undefined.ok());
+  EXPECT_NE(undefined.status().message().find("give it with --define TILE_LEN=VALUE"),
+            std::string::npos)
+      << undefined.status().ToString();
+  // The static_assert sits in the kernel, which the replay builds without the host code: it
+  // passes only if the replay sees the value too.
+  program->defines = {"TILE_LEN=512"};
+  ExpectPassed(Check(*program), "a=float32 b=float32 y=float32", "8 blocks, shape n=16384");
+}
+
 TEST_F(SampleTest, AnInt32TensorOfTheSpecReachesTheKernelAsInt32) {
   // embedding's ids are int32 in its spec; the program reads them with the scalar unit.
   auto program = ascendc::LoadSample(SourcePath("examples/ascendc/samples/embedding_program"));

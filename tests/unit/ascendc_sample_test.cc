@@ -238,6 +238,35 @@ TEST(SampleFilesTest, KernelsCannbotCannotLaunchAreNamed) {
   EXPECT_EQ(both->host_launch, "ICPU_RUN_KF");
 }
 
+TEST(SampleDefinesTest, NamesAndNumbersPassAndEverythingElseIsNamed) {
+  auto ok = ParseSampleDefines({"SCENARIO_NUM=2", "FAST", "TILE=0x40", "ALPHA=2.5f", "NEG=-3"});
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(*ok, (std::vector<std::string>{"SCENARIO_NUM=2", "FAST=1", "TILE=0x40",
+                                           "ALPHA=2.5f", "NEG=-3"}));
+  const struct {
+    const char* given;
+    const char* says;
+  } bad[] = {
+      {"2X=1", "NAME must be a C identifier"},
+      {"A-B=1", "NAME must be a C identifier"},
+      {"CANNBOT_SAMPLE_TENSORS=9", "set by cannbot's own builds"},
+      {"cannbot_x=1", "set by cannbot's own builds"},
+      {"__aicore__=1", "set by cannbot's own builds"},
+      {"ASCENDC_CPU_DEBUG=0", "set by cannbot's own builds"},
+      {"F=system", "VALUE must be a number"},
+      {"F=1;int", "VALUE must be a number"},
+      {"F=1 -o x", "VALUE must be a number"},
+      {"F=", "VALUE must be a number"},
+  };
+  for (const auto& c : bad) {
+    auto parsed = ParseSampleDefines({c.given});
+    ASSERT_FALSE(parsed.ok()) << c.given;
+    EXPECT_NE(parsed.status().message().find(c.says), std::string::npos)
+        << parsed.status().ToString();
+  }
+  EXPECT_FALSE(ParseSampleDefines(std::vector<std::string>(33, "A=1")).ok());
+}
+
 TEST(SampleShapeTest, SizesComeFromTheTensorsCounts) {
   const ops::OpSpec* add = cannbot_test::BuiltInOps().Find("add");
   const ops::OpSpec* layernorm = cannbot_test::BuiltInOps().Find("layernorm");

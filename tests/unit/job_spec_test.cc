@@ -184,6 +184,32 @@ TEST(JobSpecTest, ASampleTravelsAsItsFiles) {
             std::string::npos);
 }
 
+// A sample's "defines" (its own build's macros) travel with it, checked as the CLI's are.
+TEST(JobSpecTest, ASampleCarriesItsBuildsDefinitions) {
+  const Json files = {{"add_custom.cpp", "kernel"}, {"main.cpp", "host"}};
+  const Json sample = {{"files", files}, {"defines", {"SCENARIO_NUM=2", "FAST"}}};
+  auto spec = JobSpec::FromJson({{"op", "add"}, {"sample", sample}});
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->sample_defines, (std::vector<std::string>{"SCENARIO_NUM=2", "FAST=1"}));
+  const Json back = spec->ToJson()["sample"];
+  EXPECT_EQ(back["defines"], Json({"SCENARIO_NUM=2", "FAST=1"}));
+  auto again = JobSpec::FromJson({{"op", "add"}, {"sample", back}});
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->sample_defines, spec->sample_defines);
+  EXPECT_NE(ErrorOf({{"op", "add"}, {"sample", {{"files", files}, {"defines", {"N=system"}}}}})
+                .find("VALUE must be a number"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf({{"op", "add"}, {"sample", {{"files", files}, {"defines", "N=1"}}}})
+                .find("\"defines\" must be an array"),
+            std::string::npos);
+  // A package has no "defines": its build defines what its kernel reads.
+  EXPECT_NE(ErrorOf({{"op", "add"},
+                     {"package", {{"files", {{"op_host/a.cpp", "h"}, {"op_kernel/a.cpp", "k"}}},
+                                  {"defines", {"N=1"}}}}})
+                .find("field 'package' must be"),
+            std::string::npos);
+}
+
 TEST(JobSpecTest, CommandLineProviderFlags) {
   EXPECT_FALSE(LlmChoiceFromFlags("", "").has_value());
   EXPECT_TRUE(LlmChoiceFromFlags("offline", "")->offline);

@@ -133,6 +133,39 @@ Status FindChevronProgram(const std::vector<std::string>& mains,
 
 }  // namespace
 
+Result<std::vector<std::string>> ParseSampleDefines(const std::vector<std::string>& given) {
+  static const std::regex kName(R"([A-Za-z_][A-Za-z0-9_]{0,63})");
+  static const std::regex kReserved(R"((CANNBOT_|cannbot|__|ASCENDC_).*)");
+  static const std::regex kNumber(R"([+-]?(?:[0-9][0-9A-Za-z_.']{0,62}|\.[0-9][0-9A-Za-z_]{0,61}))");
+  constexpr size_t kMaxDefines = 32;
+  if (given.size() > kMaxDefines) {
+    return Status::InvalidArgument("at most " + std::to_string(kMaxDefines) +
+                                   " definitions for a sample's builds, not " +
+                                   std::to_string(given.size()));
+  }
+  std::vector<std::string> out;
+  for (const std::string& d : given) {
+    const size_t eq = d.find('=');
+    const std::string name = d.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "1" : d.substr(eq + 1);
+    const std::string quoted = "the definition '" + d.substr(0, 100) + "'";
+    if (!std::regex_match(name, kName)) {
+      return Status::InvalidArgument(quoted + ": NAME must be a C identifier (NAME or NAME=VALUE)");
+    }
+    if (std::regex_match(name, kReserved)) {
+      return Status::InvalidArgument(quoted + ": names starting CANNBOT_, cannbot, __ or ASCENDC_ "
+                                     "are set by cannbot's own builds");
+    }
+    if (!std::regex_match(value, kNumber)) {
+      return Status::InvalidArgument(quoted + ": VALUE must be a number (1, 0x10, 2.5f); a word "
+                                     "could spell a name the source check refuses where no "
+                                     "file shows it");
+    }
+    out.push_back(name + "=" + value);
+  }
+  return out;
+}
+
 std::string Sample::Describe() const {
   return "sample " + dir + " (kernel " + entry + " in " + kernel_file + ", host " + host_file +
          ")";

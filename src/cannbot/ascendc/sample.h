@@ -51,9 +51,20 @@ struct Sample {
   // "<<<>>>" when its only launch is a kernel call: its board branch runs with the call
   // rewritten (program_text.h), and the kernel need not be extern "C" nor a plain function.
   std::string host_launch = "ICPU_RUN_KF";
+  // The macros the sample's own build defines (its CMakeLists' compile definitions, such as
+  // SCENARIO_NUM=1), as "NAME=VALUE" from ParseSampleDefines: on the discovery and replay
+  // builds' command lines, and written ahead of the replayed kernel.
+  std::vector<std::string> defines;
 
   std::string Describe() const;  // "sample DIR (kernel add_custom in add_custom.cpp, host main.cpp)"
 };
+
+// `-D`-style definitions for a sample's builds: "NAME" (as 1) or "NAME=VALUE", NAME an
+// identifier that is not reserved (CANNBOT_*, cannbot*, __*, ASCENDC_*, which cannbot's own
+// builds set) and VALUE a number (1, 0x10, 2.5f): a word could spell a name the source check
+// refuses where no file shows it. At most 32. Returns them as "NAME=VALUE"; InvalidArgument
+// naming the first bad one.
+Result<std::vector<std::string>> ParseSampleDefines(const std::vector<std::string>& given);
 
 // Whether DIR looks like a sample (a directory without op_host/ that holds a .cpp).
 bool LooksLikeSample(const std::string& dir);

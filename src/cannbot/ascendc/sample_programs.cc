@@ -88,6 +88,18 @@ std::pair<std::string, std::string> BoardLaunchHeader(const Sample& sample) {
   return {"aclrtlaunch_" + sample.entry + ".h", h};
 }
 
+// The sample's definitions as #define lines, then a #line that numbers what follows from 1:
+// the replayed kernel sees them as its command-line -D, and messages keep its line numbers.
+std::string DefinesAhead(const Sample& sample) {
+  if (sample.defines.empty()) return "";
+  std::string out;
+  for (const std::string& d : sample.defines) {
+    const size_t eq = d.find('=');
+    out += "#define " + d.substr(0, eq) + " " + d.substr(eq + 1) + "\n";
+  }
+  return out + "#line 1\n";
+}
+
 }  // namespace
 
 PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors) {
@@ -121,8 +133,8 @@ PackageFiles SampleDiscoveryFiles(const Sample& sample, size_t tensors) {
 
 std::string SampleReplayKernel(const Sample& sample, const SampleLaunch& launch) {
   const std::string& text = KernelText(sample);
-  if (sample.host_launch != "<<<>>>") return text;
-  return RewriteChevrons(WithoutHostFunctions(text)) +
+  if (sample.host_launch != "<<<>>>") return DefinesAhead(sample) + text;
+  return DefinesAhead(sample) + RewriteChevrons(WithoutHostFunctions(text)) +
          "\n// Generated: the replay's entry, the instantiation the host program launched.\n"
          "CANNBOT_SAMPLE_PROGRAM_ENTRY(" + launch.instantiation + ")\n";
 }
@@ -149,7 +161,7 @@ PackageFiles SampleReplayFiles(const Sample& sample, const SampleLaunch& launch)
   // Macros only: the file is checked like the kernel's own, where lower-case reserved names
   // are refused; the wrapper turns them into cannbot_sample::Recorded.
   std::string inc = "// Generated: the launch the host program of " + sample.Describe() +
-                    " made.\n";
+                    " made.\n" + DefinesAhead(sample);
   if (program) {  // the entry is in the kernel's translation unit (SampleReplayKernel)
     inc += "#define CANNBOT_SAMPLE_PROGRAM 1\n";
   } else {

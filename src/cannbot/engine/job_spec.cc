@@ -91,16 +91,34 @@ Status CheckName(const std::string& name) {
 }  // namespace
 
 Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, const char* key,
-                                                          std::string* operator_name) {
+                                                          std::string* operator_name,
+                                                          std::vector<std::string>* defines) {
   const auto it = body.find(key);
   if (it == body.end() || it->is_null()) return std::optional<ascendc::PackageFiles>();
   const std::string field = std::string("field '") + key + "'";
   const bool named = operator_name != nullptr && it->is_object() && it->contains("operator");
-  if (!it->is_object() || it->size() != (named ? 2u : 1u) || !it->contains("files") ||
+  const bool defined = defines != nullptr && it->is_object() && it->contains("defines");
+  if (!it->is_object() || it->size() != 1u + named + defined || !it->contains("files") ||
       !(*it)["files"].is_object()) {
     return Status::InvalidArgument(
         field + " must be {\"files\": {path: source text, ...}" +
-        (operator_name != nullptr ? ", \"operator\": \"OpType\" (optional)}" : "}"));
+        (operator_name != nullptr ? ", \"operator\": \"OpType\" (optional)" : "") +
+        (defines != nullptr ? ", \"defines\": [\"NAME=VALUE\", ...] (optional)" : "") + "}");
+  }
+  if (defined) {
+    const Json& given = (*it)["defines"];
+    std::vector<std::string> texts;
+    const bool strings = given.is_array() && given.size() <= 64 &&
+                         std::all_of(given.begin(), given.end(),
+                                     [](const Json& d) { return d.is_string(); });
+    if (!strings) {
+      return Status::InvalidArgument(field + ": \"defines\" must be an array of \"NAME\" or "
+                                     "\"NAME=VALUE\" strings");
+    }
+    for (const Json& d : given) texts.push_back(d.get<std::string>().substr(0, 200));
+    auto parsed = ascendc::ParseSampleDefines(texts);
+    if (!parsed.ok()) return Status::InvalidArgument(field + ": " + parsed.status().message());
+    *defines = std::move(parsed).value();
   }
   if (named) {
     const Json& op = (*it)["operator"];
@@ -126,11 +144,13 @@ Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, cons
   return std::optional<ascendc::PackageFiles>(std::move(files));
 }
 
-Json PackageJson(const ascendc::PackageFiles& files, const std::string& operator_name) {
+Json PackageJson(const ascendc::PackageFiles& files, const std::string& operator_name,
+                 const std::vector<std::string>& defines) {
   Json out = Json::object();
   for (const auto& [path, text] : files) out[path] = text;
   Json package = {{"files", out}};
   if (!operator_name.empty()) package["operator"] = operator_name;
+  if (!defines.empty()) package["defines"] = defines;
   return package;
 }
 
@@ -161,7 +181,8 @@ Json JobSpec::ToJson() const {
   if (!op_spec.empty()) out["op_spec"] = op_spec;
   if (!op_reference.empty()) out["op_reference"] = op_reference;
   if (package) {
-    out[package_is_sample ? "sample" : "package"] = PackageJson(*package, package_operator);
+    out[package_is_sample ? "sample" : "package"] =
+        PackageJson(*package, package_operator, sample_defines);
   }
   return out;
 }
@@ -185,9 +206,10 @@ Result<JobSpec> JobSpec::FromJson(const Json& body) {
   } else if (!spec.op_reference.empty()) {
     return Status::InvalidArgument("field 'op_reference' is only meaningful with 'op_spec'");
   }
-  CANNBOT_ASSIGN_OR_RETURN(spec.package, PackageField(body, "package", &spec.package_operator));
+  CANNBOT_ASSIGN_OR_RETURN(spec.package,
+                           PackageField(body, "package", &spec.package_operator, nullptr));
   CANNBOT_ASSIGN_OR_RETURN(std::optional<ascendc::PackageFiles> sample,
-                           PackageField(body, "sample"));
+                           PackageField(body, "sample", nullptr, &spec.sample_defines));
   if (spec.package && sample) {
     return Status::InvalidArgument("give either 'package' (an Ascend C operator package) or "
                                    "'sample' (a kernel-launch sample), not both");

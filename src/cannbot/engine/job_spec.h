@@ -17,10 +17,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cannbot/ascendc/package.h"
+#include "cannbot/ascendc/sample.h"
 #include "cannbot/profile/import.h"
 #include "cannbot/target/target.h"
 #include "cannbot/util/status.h"
@@ -72,6 +74,9 @@ struct JobSpec {
   // `package` holds a kernel-launch sample's files instead (a kernel file and the host
   // program that launches it; docs/ascendc.md, "Samples"): the request's "sample" field.
   bool package_is_sample = false;
+  // The macros a sample's own build defines ("NAME=VALUE", ascendc::ParseSampleDefines): the
+  // sample's "defines". Empty for packages and kernels.
+  std::vector<std::string> sample_defines;
   // The operator to run of a package that defines several (its OpDef type or kernel entry;
   // package_operators.h): the package's "operator". "" = its only one.
   std::string package_operator;
@@ -94,12 +99,14 @@ struct JobSpec {
 // {"files": {path: text, ...}, "operator": "AddCustom"} under `key` of `body`: an operator
 // package's files (none when the key is absent or null), and, where `operator_name` is given,
 // the optional operator to run of a package that defines several (package_operators.h; "" when
-// absent). Only the shape and the total size are checked here; what the paths may be is
-// ascendc::PackageFromFiles' business. Errors name the field.
-Result<std::optional<ascendc::PackageFiles>> PackageField(const nlohmann::json& body,
-                                                          const char* key,
-                                                          std::string* operator_name = nullptr);
+// absent); where `defines` is given, a sample's optional "defines" (["SCENARIO_NUM=1"],
+// checked by ascendc::ParseSampleDefines). Only the shape and the total size are checked here;
+// what the paths may be is ascendc::PackageFromFiles' business. Errors name the field.
+Result<std::optional<ascendc::PackageFiles>> PackageField(
+    const nlohmann::json& body, const char* key, std::string* operator_name = nullptr,
+    std::vector<std::string>* defines = nullptr);
 nlohmann::json PackageJson(const ascendc::PackageFiles& files,
-                           const std::string& operator_name = "");
+                           const std::string& operator_name = "",
+                           const std::vector<std::string>& defines = {});
 
 }  // namespace cannbot::engine

@@ -70,6 +70,7 @@ Result<SuggestReport> Engine::RunPackage(const JobSpec& spec, const ops::OpSpec&
   request.op = op.name;
   if (spec.package_is_sample) {
     CANNBOT_ASSIGN_OR_RETURN(request.sample, ascendc::SampleFromFiles(spec.name, *spec.package));
+    request.sample->defines = spec.sample_defines;
   } else {
     CANNBOT_ASSIGN_OR_RETURN(request.package, ascendc::PackageFromFiles(spec.name, *spec.package,
                                                                         spec.package_operator));

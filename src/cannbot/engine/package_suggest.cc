@@ -45,7 +45,11 @@ std::string Task(const ops::OpSpec& op, const PackageSuggestRequest& request,
                 ", the host code that launches it with <<<>>> and main()"
           : "a kernel file, " + sample.kernel_file + ", and the host program that launches it, " +
                 sample.host_file;
+  std::string defines;
+  for (const std::string& d : sample.defines) defines += (defines.empty() ? "" : ", ") + d;
   return "Make this Ascend C kernel-launch sample (" + parts + ")" + goal +
+         (defines.empty() ? ""
+                          : "Its build defines " + defines + " (as -D on every compile).\n") +
          "Its host program's launch, which must stay correct under the CANN precision standard "
          "and get faster:\n" + launch;
 }
@@ -127,6 +131,7 @@ Result<PackageReport> CheckAnswer(validator::Validator& validator, const ops::Re
   if (request.sample) {
     CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample candidate,
                              ascendc::SampleFromFiles(label, std::move(files), request.sample->data));
+    candidate.defines = request.sample->defines;  // built as the original is
     return ValidateSample(validator, registry,
                           {request.op, candidate, *request.sample, request.seed,
                            request.min_speedup});

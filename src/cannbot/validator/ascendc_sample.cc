@@ -1,5 +1,7 @@
 #include "cannbot/validator/ascendc_sample.h"
 
+#include <regex>
+
 #include "cannbot/ascendc/device_profile.h"
 #include "cannbot/ascendc/launch_dtype.h"
 #include "cannbot/util/fs.h"
@@ -73,6 +75,7 @@ Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
   for (const std::string& define : ascendc::CompileDefines(ascendc::Ascend910BProfile())) {
     command.push_back(define);
   }
+  for (const std::string& define : sample.defines) command.push_back("-D" + define);
   command.push_back("-xc++");  // a kernel file may be an .asc
   command.push_back("cannbot_sample_discover.cpp");
   if (sample.kernel_file != sample.host_file) command.push_back(sample.kernel_file);
@@ -85,9 +88,18 @@ Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
     // The register-based vector API of the newest architectures is emulated in part.
     const bool registers = built.output.find("AscendC::Reg") != std::string::npos ||
                            built.output.find("MicroAPI") != std::string::npos;
+    // An undeclared upper-case name is usually a macro the sample's own build defines.
+    static const std::regex kMacro(R"(error: '([A-Z][A-Z0-9_]*)' was not declared)");
+    std::smatch macro;
+    const std::string first = FirstErrorLine(built.output);
+    const std::string hint =
+        std::regex_search(first, macro, kMacro)
+            ? " (if the sample's build defines " + macro[1].str() + ", give it with --define " +
+                  macro[1].str() + "=VALUE, or \"defines\" in a job's sample)"
+            : "";
     return Status::InvalidArgument(
         who + ": its host program and kernel do not compile against cannbot's CPU-debug "
-        "emulation (docs/ascendc.md, Samples): " + FirstErrorLine(built.output) +
+        "emulation (docs/ascendc.md, Samples): " + first + hint +
         (registers ? " (of the register-based vector functions, AscendC::Reg, cannbot emulates "
                      "the ones docs/ascendc.md lists; this program uses another)"
                    : ""));
