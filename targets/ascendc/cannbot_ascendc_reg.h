@@ -15,11 +15,13 @@
 // only the lanes its mask selects. Each load, store and instruction counts as one 256-byte
 // vector repeat (Exp, Ln, Sqrt and Div as complex ones).
 //
+// A load or store is also tied to the UB buffers its bytes fall in, and the hand-off rules
+// apply as to tensors: a buffer a copy from GM filled must have been waited for
+// (`missing-sync`), and a write marks the buffer so that its copy out must wait for it.
+//
 // AddrReg offsets and the unaligned moves are cannbot_ascendc_reg_moves.h. Not emulated (a
 // compile error or a `not-emulated` stop names them): RegTraitNumTwo registers, the double
-// (interleaving) loads and stores, Gather/Scatter on registers, the DATA_BLOCK_COPY forms. Raw UB addresses are not tied to
-// the buffers they point into, so the queue and event rules do not see register loads and
-// stores (docs/ascendc.md, Limits).
+// (interleaving) loads and stores, Gather/Scatter on registers, the DATA_BLOCK_COPY forms.
 //
 // Thread-safety: none (see cannbot_ascendc_runtime.h).
 #ifndef CANNBOT_ASCENDC_REG_H
@@ -183,6 +185,33 @@ constexpr bool PatternSelects(MaskPattern mode, uint32_t i, uint32_t lanes) {
   return false;
 }
 
+// The vector side's hand-off rules (as CheckLocal applies them to tensors) for the UB buffers
+// bytes [offset, offset + bytes) fall in: a buffer a GM->UB copy wrote must have been waited
+// for, an enqueued one belongs to the next stage, and a write marks the buffer for the UB->GM
+// rule. Buffers a queue has taken back (after FreeTensor) are not looked at.
+inline void CheckHandOff(uint64_t offset, uint64_t bytes, const char* what, bool write) {
+  for (cannbot_ascendc::Slot& s : cannbot_ascendc::R().slots()) {
+    if (s.memory != cannbot_ascendc::kMemUb || (s.queue >= 0 && !s.allocated)) continue;
+    if (offset >= s.ub_offset + static_cast<uint64_t>(s.bytes) || offset + bytes <= s.ub_offset) {
+      continue;
+    }
+    if (s.in_queue) {
+      cannbot_ascendc::Violation("missing-sync",
+                                 "%s reaches UB byte %llu, in a buffer that is enqueued and not "
+                                 "yet dequeued; after EnQue it belongs to the next pipeline stage",
+                                 what, static_cast<unsigned long long>(offset));
+    }
+    if (s.pending_mte2) {
+      cannbot_ascendc::Violation("missing-sync",
+                                 "%s reaches UB byte %llu, which a DataCopy from global memory "
+                                 "wrote and nothing has waited for; SetFlag/WaitFlag<HardEvent::"
+                                 "MTE2_V> (or EnQue/DeQue, PipeBarrier<PIPE_ALL>) first",
+                                 what, static_cast<unsigned long long>(offset));
+    }
+    if (write) s.pending_vec = true;
+  }
+}
+
 // Checks that `bytes` at `address` lie in the UB and that the address meets `align`; returns
 // the UB offset. `what` names the instruction, `verb` says whether it reads or writes.
 inline uint64_t CheckUbAccess(const void* address, uint64_t bytes, uint32_t align,
@@ -209,6 +238,7 @@ inline uint64_t CheckUbAccess(const void* address, uint64_t bytes, uint32_t alig
                                "%s needs a %u-byte aligned UB address; it got UB byte %llu", what,
                                align, static_cast<unsigned long long>(offset));
   }
+  CheckHandOff(offset, bytes, what, verb[0] == 'w');
   return offset;
 }
 

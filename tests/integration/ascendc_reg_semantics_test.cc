@@ -176,9 +176,30 @@ __simd_vf__ inline void Counted(__ubuf__ float* a) {
   R::StoreAlign(a, x, all);
 }
 
-static void Broken(const std::string& which, Ub& ub) {
+static void Broken(const std::string& which, Ub& ub, GM_ADDR in, GM_ADDR out) {
   R::RegTensor<float> x;
   R::MaskReg all = R::CreateMask<float>();
+  GlobalTensor<float> gin, gout;
+  gin.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(in), 64);
+  gout.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), 64);
+  if (which == "unwaited-load") {  // the copy in is not waited for
+    DataCopy(ub.f, gin, 64);
+    R::LoadAlign(x, ub.a);
+  }
+  if (which == "unwaited-store") {  // nor is the vector function's store, before the copy out
+    R::StoreAlign(ub.a, x, all);
+    DataCopy(gout, ub.f, 64);
+  }
+  if (which == "waited") {
+    DataCopy(ub.f, gin, 64);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    R::LoadAlign(x, ub.a);
+    R::StoreAlign(ub.a, x, all);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gout, ub.f, 64);
+  }
   if (which == "misaligned") R::LoadAlign(x, ub.a + 1);
   float host[64] = {};
   if (which == "not-ub") R::LoadAlign(x, host);
@@ -200,12 +221,12 @@ int main(int argc, char** argv) {
   tiling.block_dim = 1;
   tiling.dtype_bits = 32;
   cannbot_ascendc::Launch(tiling, {x.data()}, {y.data()}, {64, 64},
-                          [&](GM_ADDR*, GM_ADDR*, GM_ADDR) {
+                          [&](GM_ADDR* in, GM_ADDR* out, GM_ADDR) {
                             Ub ub;
                             if (mode == "counted") {
                               asc_vf_call<Counted>(ub.a);
                             } else if (!mode.empty()) {
-                              Broken(mode, ub);
+                              Broken(mode, ub, in[0], out[0]);
                             } else {
                               asc_vf_call<Masks>(ub.a);
                               Moves(ub.a, ub.ha);
@@ -260,8 +281,12 @@ TEST_F(AscendcRegTest, EachRegisterInstructionCountsOneRepeat) {
   EXPECT_EQ(stats->total.vector_complex_repeats, 1u);
 }
 
-TEST_F(AscendcRegTest, BadAddressesAndLayoutsAreNamed) {
+TEST_F(AscendcRegTest, BadAddressesLayoutsAndHandOffsAreNamed) {
   ASSERT_TRUE(built_.ok()) << built_.message();
+  // The same copies and register moves, each waited for: no rule is broken.
+  const CommandResult waited = Run("waited");
+  EXPECT_TRUE(waited.exit.Success()) << waited.output;
+  EXPECT_FALSE(FindViolation(waited.output).has_value()) << waited.output;
   const struct {
     const char* mode;
     const char* rule;
@@ -272,6 +297,8 @@ TEST_F(AscendcRegTest, BadAddressesAndLayoutsAreNamed) {
       {"past-ub", "ub-out-of-bounds", "Reg::StoreAlign writes 256 bytes"},
       {"layout", "bad-argument", "RegLayout 3"},
       {"no-pre", "bad-argument", "no LoadUnAlignPre initialised"},
+      {"unwaited-load", "missing-sync", "Reg::LoadAlign reaches UB byte 0, which a DataCopy"},
+      {"unwaited-store", "missing-sync", "before the writes into it were waited for"},
   };
   for (const auto& c : cases) {
     const CommandResult run = Run(c.mode);
