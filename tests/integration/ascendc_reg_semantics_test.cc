@@ -1,7 +1,8 @@
 // The register-based vector functions (cannbot_ascendc_reg.h, cannbot_ascendc_reg_compute.h),
 // checked from inside a kernel against values worked out by hand from their API pages: masks,
 // merge modes, load and store distributions, post-update addresses, AddrReg offsets, unaligned
-// loads and stores, reductions, Compare and Select, Cast's lane layouts, Div's flush to zero;
+// loads and stores, reductions, Compare and Select, Cast's lane layouts, Div's flush to zero,
+// bitwise operations and shifts, Interleave, Gather;
 // what they count; and the rules they enforce.
 #include <string>
 
@@ -168,6 +169,54 @@ __simd_vf__ inline void Unaligned(__ubuf__ float* a) {
   CHECK(x.Lane(0) == 2.0f && x.Lane(1) == 3.0f);
 }
 
+__simd_vf__ inline void Bits(__ubuf__ float* a) {
+  R::MaskReg all32 = R::CreateMask<uint32_t>();
+  R::RegTensor<int16_t> s16, d16;
+  R::MaskReg all16 = R::CreateMask<int16_t>();
+  R::Duplicate(s16, static_cast<int16_t>(-21846));  // 1010101010101010
+  R::ShiftLefts(d16, s16, 1, all16);
+  CHECK(static_cast<uint16_t>(d16.Lane(0)) == 0xD554u);  // the sign bit kept
+  R::ShiftRights(d16, s16, 3, all16);
+  CHECK(static_cast<uint16_t>(d16.Lane(0)) == 0xF555u);  // the sign bit copied
+  R::RegTensor<uint16_t> u16, v16;
+  R::Duplicate(u16, static_cast<uint16_t>(0xAAAAu));
+  R::ShiftRights(v16, u16, 1, all16);
+  CHECK(v16.Lane(5) == 0x5555u);
+  R::ShiftLefts(v16, u16, 16, all16);
+  CHECK(v16.Lane(5) == 0u);
+  R::RegTensor<uint32_t> p, q, r;
+  R::Duplicate(p, 0xF0F0u);
+  R::Duplicate(q, 0xFF00u);
+  R::And(r, p, q, all32);
+  CHECK(r.Lane(0) == 0xF000u);
+  R::Xor(r, p, q, all32);
+  CHECK(r.Lane(63) == 0x0FF0u);
+  R::Not(r, p, all32);
+  CHECK(r.Lane(1) == 0xFFFF0F0Fu);
+  // Interleave pairs the lanes of two registers; DeInterleave takes them apart again.
+  R::RegTensor<float> x, y, lo, hi, back0, back1;
+  R::LoadAlign(x, a);       // 0..63
+  R::LoadAlign(y, a + 64);  // 64..127
+  R::Interleave(lo, hi, x, y);
+  CHECK(lo.Lane(0) == 0.0f && lo.Lane(1) == 64.0f && lo.Lane(2) == 1.0f && hi.Lane(0) == 32.0f &&
+        hi.Lane(63) == 127.0f);
+  R::DeInterleave(back0, back1, lo, hi);
+  CHECK(back0.Lane(17) == 17.0f && back1.Lane(17) == 81.0f);
+  R::RegTensor<uint32_t> index;
+  R::Arange(index, 0u);
+  R::MaskReg every = R::CreateMask<uint32_t>();
+  R::Muls(index, index, 0u, every);
+  R::Adds(index, index, 63u, every);  // every lane reads lane 63
+  R::Gather(lo, x, index);
+  CHECK(lo.Lane(0) == 63.0f && lo.Lane(40) == 63.0f);
+  // Mask registers: Not and And.
+  R::MaskReg first8 = R::CreateMask<float, R::MaskPattern::VL8>(), rest, none;
+  R::Not(rest, first8, all32);
+  CHECK(!rest.Active<float>(7) && rest.Active<float>(8));
+  R::And(none, rest, first8, all32);
+  CHECK(!none.Active<float>(0) && !none.Active<float>(8));
+}
+
 __simd_vf__ inline void Counted(__ubuf__ float* a) {
   R::MaskReg all = R::CreateMask<float>();
   R::RegTensor<float> x;
@@ -212,6 +261,9 @@ static void Broken(const std::string& which, Ub& ub, GM_ADDR in, GM_ADDR out) {
   if (which == "layout") R::Cast<half, float, three>(h, x, all);
   R::UnalignRegForLoad unprimed;
   if (which == "no-pre") R::LoadUnAlign(x, unprimed, ub.a + 1);
+  R::RegTensor<uint32_t> far;
+  R::Duplicate(far, 64u);
+  if (which == "gather-past") R::Gather(x, x, far);
 }
 
 int main(int argc, char** argv) {
@@ -232,6 +284,7 @@ int main(int argc, char** argv) {
                               Moves(ub.a, ub.ha);
                               Reductions(ub.a);
                               Unaligned(ub.a);
+                              Bits(ub.a);
                             }
                           });
   std::printf(failures == 0 ? "reg semantics ok\n" : "reg semantics FAILED\n");
@@ -297,6 +350,7 @@ TEST_F(AscendcRegTest, BadAddressesLayoutsAndHandOffsAreNamed) {
       {"past-ub", "ub-out-of-bounds", "Reg::StoreAlign writes 256 bytes"},
       {"layout", "bad-argument", "RegLayout 3"},
       {"no-pre", "bad-argument", "no LoadUnAlignPre initialised"},
+      {"gather-past", "bad-argument", "Reg::Gather index 64 (lane 0)"},
       {"unwaited-load", "missing-sync", "Reg::LoadAlign reaches UB byte 0, which a DataCopy"},
       {"unwaited-store", "missing-sync", "before the writes into it were waited for"},
   };
