@@ -236,6 +236,44 @@ TEST_F(AscendcPackageTest, ASpecThatDeclaresHalfRunsTheHalfCombinationOnly) {
       << wrong->RenderText();
 }
 
+// A package whose OpDef declares an int32 input (embedding's ids) gets that tensor as int32:
+// its tiling reads the table's shape, its kernel reads the ids with the scalar unit and moves
+// each picked row with DataCopyPad, on every shape of the op (rows of 1 and 19 floats too).
+TEST_F(AscendcPackageTest, AnInt32TensorOfItsOpDefReachesThePackageKernelAsInt32) {
+  auto package = ascendc::LoadPackage(SourcePath("examples/ascendc/packages/embedding_lookup"));
+  ASSERT_TRUE(package.ok()) << package.status().ToString();
+  PackageRequest request;
+  request.op = "embedding";
+  request.candidate = *package;
+  request.seed = 5;
+  auto report = ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->runs.size(), 1u);
+  EXPECT_EQ(report->runs[0].combo.Describe(), "table=float32 ids=int32 y=float32");
+  ASSERT_TRUE(report->runs[0].check.has_value()) << report->runs[0].skipped;
+  EXPECT_TRUE(report->runs[0].check->ok) << report->runs[0].check->reason;
+
+  // Every token looking up its core's first id: wrong rows.
+  const std::string dir = dir_->File("first_id_only");
+  fs::copy(SourcePath("examples/ascendc/packages/embedding_lookup"), dir,
+           fs::copy_options::recursive);
+  const std::string kernel = dir + "/op_kernel/embedding_lookup.cpp";
+  auto text = ReadFile(kernel);
+  ASSERT_TRUE(text.ok());
+  std::string edited = *text;
+  const std::string read = "idGm.GetValue(i)";
+  const size_t at = edited.find(read);
+  ASSERT_NE(at, std::string::npos);
+  edited.replace(at, read.size(), "idGm.GetValue(0)");
+  ASSERT_TRUE(WriteFile(kernel, edited).ok());
+  auto wrong = ascendc::LoadPackage(dir);
+  ASSERT_TRUE(wrong.ok()) << wrong.status().ToString();
+  request.candidate = *wrong;
+  auto rejected = ValidatePackage(*validator_, cannbot_test::BuiltInOps(), request);
+  ASSERT_TRUE(rejected.ok()) << rejected.status().ToString();
+  EXPECT_FALSE(rejected->ok()) << rejected->RenderText();
+}
+
 // An OpDef attribute none of the op's values fills runs with its default, and the report says
 // so instead of letting a wrong number pass as the package's fault.
 TEST_F(AscendcPackageTest, AnAttributeTheOpCannotFillIsNamedInTheReport) {

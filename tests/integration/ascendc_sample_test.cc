@@ -416,7 +416,7 @@ TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
   auto registers = EditedSample(
       "add_program", {{"template <typename T, uint32_t TILE>\nclass TiledAdd {",
                        "__simd_vf__ inline void Widen(__ubuf__ float* p) {\n"
-                       "  AscendC::Reg::UnalignRegForLoad u;\n}\n"
+                       "  AscendC::Reg::HistogramsType kind;\n}\n"
                        "template <typename T, uint32_t TILE>\nclass TiledAdd {"}});
   ASSERT_TRUE(registers.ok()) << registers.status().ToString();
   auto unknown = Check(*registers);
