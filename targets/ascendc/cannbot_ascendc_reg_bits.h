@@ -111,43 +111,32 @@ inline void Not(MaskReg& dst, MaskReg& src, MaskReg& mask) {
   cannbot_detail::CountRegInstruction(false);
 }
 
-// ---- shifts ----
-template <typename T = DefaultType, typename U = DefaultType,
-          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
-inline void ShiftLefts(S& dstReg, S& srcReg, V scalarValue, MaskReg& mask) {
+// ---- shifts: by a scalar (ShiftLefts, ShiftRights) or by each lane of a register ----
+namespace cannbot_detail {
+template <MaskMergeMode mode, bool kLeft, typename S, typename F>
+inline void ShiftLanes(S& dstReg, S& srcReg, F&& count, MaskReg& mask) {
   using E = typename S::ElementType;
-  static_assert(std::is_integral<E>::value, "Reg::ShiftLefts takes integer registers");
-  cannbot_detail::ForLanes<mode>(dstReg, mask, [&](uint32_t i) {
-    return cannbot_detail::Shifted<E>(srcReg.Lane(i), static_cast<int64_t>(scalarValue), true);
-  });
+  static_assert(std::is_integral<E>::value, "Reg shifts take integer registers");
+  ForLanes<mode>(dstReg, mask,
+                 [&](uint32_t i) { return Shifted<E>(srcReg.Lane(i), count(i), kLeft); });
 }
-template <typename T = DefaultType, typename U = DefaultType,
-          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
-inline void ShiftRights(S& dstReg, S& srcReg, V scalarValue, MaskReg& mask) {
-  using E = typename S::ElementType;
-  static_assert(std::is_integral<E>::value, "Reg::ShiftRights takes integer registers");
-  cannbot_detail::ForLanes<mode>(dstReg, mask, [&](uint32_t i) {
-    return cannbot_detail::Shifted<E>(srcReg.Lane(i), static_cast<int64_t>(scalarValue), false);
-  });
-}
-template <typename T = DefaultType, typename U = DefaultType,
-          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
-inline void ShiftLeft(S& dstReg, S& srcReg0, V& srcReg1, MaskReg& mask) {
-  using E = typename S::ElementType;
-  static_assert(std::is_integral<E>::value, "Reg::ShiftLeft takes integer registers");
-  cannbot_detail::ForLanes<mode>(dstReg, mask, [&](uint32_t i) {
-    return cannbot_detail::Shifted<E>(srcReg0.Lane(i), static_cast<int64_t>(srcReg1.Lane(i)), true);
-  });
-}
-template <typename T = DefaultType, typename U = DefaultType,
-          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
-inline void ShiftRight(S& dstReg, S& srcReg0, V& srcReg1, MaskReg& mask) {
-  using E = typename S::ElementType;
-  static_assert(std::is_integral<E>::value, "Reg::ShiftRight takes integer registers");
-  cannbot_detail::ForLanes<mode>(dstReg, mask, [&](uint32_t i) {
-    return cannbot_detail::Shifted<E>(srcReg0.Lane(i), static_cast<int64_t>(srcReg1.Lane(i)), false);
-  });
-}
+}  // namespace cannbot_detail
+
+#define CANNBOT_REG_SHIFT(Name, left, Count, count_of_lane)                        \
+  template <typename T = DefaultType, typename U = DefaultType,                   \
+            MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>  \
+  inline void Name(S& dstReg, S& srcReg, Count amount, MaskReg& mask) {           \
+    auto count = [&](uint32_t i) {                                                \
+      (void)i;                                                                    \
+      return static_cast<int64_t>(count_of_lane);                                 \
+    };                                                                            \
+    cannbot_detail::ShiftLanes<mode, left>(dstReg, srcReg, count, mask);          \
+  }
+CANNBOT_REG_SHIFT(ShiftLefts, true, V, amount)
+CANNBOT_REG_SHIFT(ShiftRights, false, V, amount)
+CANNBOT_REG_SHIFT(ShiftLeft, true, V&, amount.Lane(i))
+CANNBOT_REG_SHIFT(ShiftRight, false, V&, amount.Lane(i))
+#undef CANNBOT_REG_SHIFT
 
 // ---- rearranging ----
 template <typename T = DefaultType, typename U>

@@ -184,6 +184,12 @@ __simd_vf__ inline void Bits(__ubuf__ float* a) {
   CHECK(v16.Lane(5) == 0x5555u);
   R::ShiftLefts(v16, u16, 16, all16);
   CHECK(v16.Lane(5) == 0u);
+  R::RegTensor<uint16_t> by;
+  R::Arange(by, static_cast<uint16_t>(0));  // lane i shifts by i
+  R::ShiftRight(v16, u16, by, all16);
+  CHECK(v16.Lane(0) == 0xAAAAu && v16.Lane(4) == 0x0AAAu && v16.Lane(20) == 0u);
+  R::ShiftLeft(d16, s16, by, all16);
+  CHECK(static_cast<uint16_t>(d16.Lane(2)) == 0xAAA8u);  // 0xAAAA << 2, its sign bit kept
   R::RegTensor<uint32_t> p, q, r;
   R::Duplicate(p, 0xF0F0u);
   R::Duplicate(q, 0xFF00u);
