@@ -164,6 +164,8 @@ struct MaskReg {
 
 namespace cannbot_detail {
 
+using ::AscendC::cannbot_detail::Access;
+
 constexpr bool PatternSelects(MaskPattern mode, uint32_t i, uint32_t lanes) {
   switch (mode) {
     case MaskPattern::ALL: return true;
@@ -212,10 +214,11 @@ inline void CheckHandOff(uint64_t offset, uint64_t bytes, const char* what, bool
   }
 }
 
-// Checks that `bytes` at `address` lie in the UB and that the address meets `align`; returns
-// the UB offset. `what` names the instruction, `verb` says whether it reads or writes.
-inline uint64_t CheckUbAccess(const void* address, uint64_t bytes, uint32_t align,
-                              const char* what, const char* verb) {
+// Checks that `bytes` at `address` lie in the UB, that the address meets `align`, and the
+// hand-off rules of the buffers they fall in. `what` names the instruction.
+inline void CheckUbAccess(const void* address, uint64_t bytes, uint32_t align, const char* what,
+                          Access access) {
+  const char* verb = access == Access::kRead ? "reads" : "writes";
   cannbot_ascendc::Runtime& rt = cannbot_ascendc::R();
   rt.RequireBlock(what);
   const uintptr_t base = reinterpret_cast<uintptr_t>(rt.ub_base());
@@ -238,8 +241,7 @@ inline uint64_t CheckUbAccess(const void* address, uint64_t bytes, uint32_t alig
                                "%s needs a %u-byte aligned UB address; it got UB byte %llu", what,
                                align, static_cast<unsigned long long>(offset));
   }
-  CheckHandOff(offset, bytes, what, verb[0] == 'w');
-  return offset;
+  CheckHandOff(offset, bytes, what, access != Access::kRead);
 }
 
 inline void CountRegInstruction(bool complex) { cannbot_ascendc::CountVector(kVl, complex); }
@@ -266,37 +268,38 @@ inline void LoadBytes(unsigned char* out, const unsigned char* src, LoadDist dis
   auto lane = [&](uint32_t to, uint32_t from) { std::memcpy(out + to * w, src + from * w, w); };
   switch (dist) {
     case LoadDist::DIST_NORM:
-      CheckUbAccess(src, kVl, 32, "Reg::LoadAlign", "reads");
+      CheckUbAccess(src, kVl, 32, "Reg::LoadAlign", Access::kRead);
       std::memcpy(out, src, kVl);
       return;
     case LoadDist::DIST_BRC_B8: case LoadDist::DIST_BRC_B16: case LoadDist::DIST_BRC_B32:
-      CheckUbAccess(src, w, w, "Reg::LoadAlign (broadcast)", "reads");
+      CheckUbAccess(src, w, w, "Reg::LoadAlign (broadcast)", Access::kRead);
       for (uint32_t i = 0; i < n; ++i) lane(i, 0);
       return;
     case LoadDist::DIST_US_B8: case LoadDist::DIST_US_B16:
-      CheckUbAccess(src, kVl / 2, 32, "Reg::LoadAlign (upsample)", "reads");
+      CheckUbAccess(src, kVl / 2, 32, "Reg::LoadAlign (upsample)", Access::kRead);
       for (uint32_t i = 0; i < n; ++i) lane(i, i / 2);
       return;
     case LoadDist::DIST_DS_B8: case LoadDist::DIST_DS_B16:
-      CheckUbAccess(src, 2 * kVl, 32, "Reg::LoadAlign (downsample)", "reads");
+      CheckUbAccess(src, 2 * kVl, 32, "Reg::LoadAlign (downsample)", Access::kRead);
       for (uint32_t i = 0; i < n; ++i) lane(i, 2 * i);
       return;
     case LoadDist::DIST_UNPACK_B8: case LoadDist::DIST_UNPACK_B16: case LoadDist::DIST_UNPACK_B32:
-      CheckUbAccess(src, kVl / 2, 32, "Reg::LoadAlign (unpack)", "reads");
+      CheckUbAccess(src, kVl / 2, 32, "Reg::LoadAlign (unpack)", Access::kRead);
       std::memset(out, 0, kVl);
       for (uint32_t i = 0; i < n / 2; ++i) lane(2 * i, i);
       return;
     case LoadDist::DIST_UNPACK4_B8:
-      CheckUbAccess(src, kVl / 4, 32, "Reg::LoadAlign (unpack4)", "reads");
+      CheckUbAccess(src, kVl / 4, 32, "Reg::LoadAlign (unpack4)", Access::kRead);
       std::memset(out, 0, kVl);
       for (uint32_t i = 0; i < n / 4; ++i) lane(4 * i, i);
       return;
     case LoadDist::DIST_BLK:
-      CheckUbAccess(src, 32, 32, "Reg::LoadAlign (block broadcast)", "reads");
+      CheckUbAccess(src, 32, 32, "Reg::LoadAlign (block broadcast)", Access::kRead);
       for (uint32_t b = 0; b < kVl / 32; ++b) std::memcpy(out + 32 * b, src, 32);
       return;
     case LoadDist::DIST_E2B_B16: case LoadDist::DIST_E2B_B32:
-      CheckUbAccess(src, (kVl / 32) * w, kVl / (w == 2 ? 16 : 8), "Reg::LoadAlign (E2B)", "reads");
+      CheckUbAccess(src, (kVl / 32) * w, kVl / (w == 2 ? 16 : 8), "Reg::LoadAlign (E2B)",
+                    Access::kRead);
       for (uint32_t i = 0; i < n; ++i) lane(i, i / (32 / w));
       return;
     default:
@@ -363,7 +366,7 @@ inline void StoreLanes(unsigned char* dst, const U& reg, const MaskReg& mask, ui
     }
   }
   if (!any) return;
-  CheckUbAccess(dst, static_cast<uint64_t>(last + 1) * keep, 32, what, "writes");
+  CheckUbAccess(dst, static_cast<uint64_t>(last + 1) * keep, 32, what, Access::kWrite);
   for (uint32_t i = 0; i <= last; ++i) {
     if (mask.cb_bits[i * w]) std::memcpy(dst + i * keep, reg.cb_bytes + i * w, keep);
   }
@@ -385,7 +388,8 @@ inline void StoreAlign(__ubuf__ T* dstAddr, U& srcReg, MaskReg& mask) {
       const uint32_t w = dist == StoreDist::DIST_FIRST_ELEMENT_B8    ? 1
                          : dist == StoreDist::DIST_FIRST_ELEMENT_B16 ? 2
                                                                      : 4;
-      cannbot_detail::CheckUbAccess(dst, w, w, "Reg::StoreAlign (first element)", "writes");
+      cannbot_detail::CheckUbAccess(dst, w, w, "Reg::StoreAlign (first element)",
+                                    cannbot_detail::Access::kWrite);
       std::memcpy(dst, srcReg.cb_bytes, w);
       break;
     }

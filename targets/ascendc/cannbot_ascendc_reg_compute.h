@@ -22,6 +22,7 @@
 
 #include "cannbot_ascendc_cast.h"
 #include "cannbot_ascendc_reg.h"
+#include "cannbot_ascendc_select.h"
 
 namespace AscendC {
 namespace Reg {
@@ -313,18 +314,6 @@ inline void Truncate(S& dstReg, S& srcReg, MaskReg& mask) {
 
 // ---- Compare and Select ----
 namespace cannbot_detail {
-template <typename C>
-constexpr bool Compared(CMPMODE cmp, C a, C b) {
-  switch (cmp) {
-    case CMPMODE::LT: return a < b;
-    case CMPMODE::GT: return a > b;
-    case CMPMODE::EQ: return a == b;
-    case CMPMODE::LE: return a <= b;
-    case CMPMODE::GE: return a >= b;
-    case CMPMODE::NE: return a != b;
-  }
-  return false;
-}
 template <typename E, typename F>
 inline void CompareLanes(MaskReg& dst, const MaskReg& mask, F&& holds) {
   MaskReg out;
@@ -338,8 +327,8 @@ template <typename T = DefaultType, CMPMODE cmp = CMPMODE::EQ, typename U>
 inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask) {
   using E = typename U::ElementType;
   cannbot_detail::CompareLanes<E>(dst, mask, [&](uint32_t i) {
-    return cannbot_detail::Compared(cmp, cannbot_detail::In(srcReg0, i),
-                                    cannbot_detail::In(srcReg1, i));
+    return ::AscendC::cannbot_detail::Holds(cannbot_detail::In(srcReg0, i),
+                                            cannbot_detail::In(srcReg1, i), cmp);
   });
 }
 template <typename T = DefaultType, CMPMODE cmp = CMPMODE::EQ, typename U, typename S>
@@ -347,7 +336,7 @@ inline void Compares(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask) {
   using E = typename U::ElementType;
   const auto s = static_cast<cannbot_detail::Compute<E>>(static_cast<E>(scalarValue));
   cannbot_detail::CompareLanes<E>(dst, mask, [&](uint32_t i) {
-    return cannbot_detail::Compared(cmp, cannbot_detail::In(srcReg, i), s);
+    return ::AscendC::cannbot_detail::Holds(cannbot_detail::In(srcReg, i), s, cmp);
   });
 }
 // dst lane = src0's where the mask selects it, else src1's.

@@ -64,7 +64,7 @@ struct UnalignRegForLoad {
 
 template <typename T>
 inline void LoadUnAlignPre(UnalignRegForLoad& ureg, __ubuf__ T* srcAddr) {
-  cannbot_detail::CheckUbAccess(srcAddr, 1, 1, "Reg::LoadUnAlignPre", "reads");
+  cannbot_detail::CheckUbAccess(srcAddr, 1, 1, "Reg::LoadUnAlignPre", cannbot_detail::Access::kRead);
   ureg.cb_primed = true;
 }
 template <typename T = DefaultType, typename U>
@@ -74,7 +74,7 @@ inline void LoadUnAlign(U& dstReg, UnalignRegForLoad& ureg, __ubuf__ T* srcAddr)
                                "Reg::LoadUnAlign on an UnalignRegForLoad that no LoadUnAlignPre "
                                "initialised");
   }
-  cannbot_detail::CheckUbAccess(srcAddr, kVl, 1, "Reg::LoadUnAlign", "reads");
+  cannbot_detail::CheckUbAccess(srcAddr, kVl, 1, "Reg::LoadUnAlign", cannbot_detail::Access::kRead);
   std::memcpy(dstReg.cb_bytes, srcAddr, kVl);
   cannbot_detail::CountRegInstruction(false);
 }
@@ -98,7 +98,7 @@ struct UnalignRegForStore {
 namespace cannbot_detail {
 inline void FlushUnaligned(UnalignRegForStore& ureg) {
   if (ureg.cb_length != 0) {
-    CheckUbAccess(ureg.cb_at, ureg.cb_length, 1, "Reg::StoreUnAlignPost", "writes");
+    CheckUbAccess(ureg.cb_at, ureg.cb_length, 1, "Reg::StoreUnAlignPost", Access::kWrite);
     std::memcpy(ureg.cb_at, ureg.cb_bytes, ureg.cb_length);
   }
   ureg.cb_length = 0;
@@ -119,7 +119,7 @@ inline void StoreUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ur
                                postUpdateStride, static_cast<unsigned>(kVl / sizeof(T)));
   }
   unsigned char* dst = reinterpret_cast<unsigned char*>(dstAddr);
-  cannbot_detail::CheckUbAccess(dst, bytes, 1, "Reg::StoreUnAlign", "writes");
+  cannbot_detail::CheckUbAccess(dst, bytes, 1, "Reg::StoreUnAlign", cannbot_detail::Access::kWrite);
   // The waiting bytes continue here, or (a jump elsewhere) are written first.
   if (ureg.cb_length != 0 && ureg.cb_at + ureg.cb_length != dst) {
     cannbot_detail::FlushUnaligned(ureg);

@@ -32,7 +32,9 @@
 namespace AscendC {
 namespace cannbot_detail {
 
-inline bool Holds(float a, float b, CMPMODE mode) {
+// Whether `a mode b` holds (compared in C: float, or int64_t for the register functions).
+template <typename C>
+inline bool Holds(C a, C b, CMPMODE mode) {
   switch (mode) {
     case CMPMODE::LT: return a < b;
     case CMPMODE::GT: return a > b;
@@ -78,7 +80,7 @@ inline void CompareLanes(const LocalTensor<U>& dst, const LocalTensor<T>& src0, 
     for (uint32_t j = 0; j < p.lanes; ++j) {
       if (!p.On(r, j)) continue;
       const float a = static_cast<float>(src0.cb_data_[LaneIndex<T>(r, j, s0)]);
-      SetBit(dst, r * p.lanes + j, Holds(a, b(r, j), mode));
+      SetBit(dst, r * p.lanes + j, Holds<float>(a, b(r, j), mode));
     }
   }
   CountRepeats(p, sizeof(T), false);

@@ -108,7 +108,7 @@ Result<std::optional<ascendc::PackageFiles>> PackageField(const Json& body, cons
   if (defined) {
     const Json& given = (*it)["defines"];
     std::vector<std::string> texts;
-    const bool strings = given.is_array() && given.size() <= 64 &&
+    const bool strings = given.is_array() &&
                          std::all_of(given.begin(), given.end(),
                                      [](const Json& d) { return d.is_string(); });
     if (!strings) {

@@ -85,13 +85,13 @@ Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
                            compiler.RunConfinedTool(dir.path(), command, 64u << 10));
   if (built.timed_out) return Status::InvalidArgument(who + ": did not compile in time");
   if (!built.exit.Success()) {
+    const std::string first = FirstErrorLine(built.output);
     // The register-based vector API of the newest architectures is emulated in part.
-    const bool registers = built.output.find("AscendC::Reg") != std::string::npos ||
-                           built.output.find("MicroAPI") != std::string::npos;
+    const bool registers = first.find("AscendC::Reg") != std::string::npos ||
+                           first.find("MicroAPI") != std::string::npos;
     // An undeclared upper-case name is usually a macro the sample's own build defines.
     static const std::regex kMacro(R"(error: '([A-Z][A-Z0-9_]*)' was not declared)");
     std::smatch macro;
-    const std::string first = FirstErrorLine(built.output);
     const std::string hint =
         std::regex_search(first, macro, kMacro)
             ? " (if the sample's build defines " + macro[1].str() + ", give it with --define " +
