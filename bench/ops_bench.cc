@@ -114,7 +114,8 @@ Row RunOp(const ops::OpSpec& op, const ops::Registry& registry, store::Store* st
     return row;
   }
   const config::Config config;  // offline, as `cannbot suggest` with no LLM
-  validator::Validator validator(engine::MakeValidatorConfig(config), store, registry);
+  // A default Config names no device profile file, so this cannot fail.
+  validator::Validator validator(engine::MakeValidatorConfig(config).value(), store, registry);
   std::vector<std::string> warnings;
   const skills::SkillLibrary library = engine::LoadSkills(config, {}, &warnings);
   engine::Engine engine({&config, &registry, &validator, &library, store});

@@ -44,6 +44,9 @@ Command RegisterEval(CLI::App& app, const ops::Registry& registry);
 // Adds --insecure-sandbox (docs/security.md) to a command that runs untrusted kernels.
 void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox);
 
+// Adds --device-profile FILE (the config's ascendc_device, for this run).
+void AddDeviceProfileFlag(CLI::App* cmd, std::string* path);
+
 // Adds --operator (the operator of a package that defines several) to a command that takes
 // --package.
 void AddOperatorFlag(CLI::App* cmd, std::string* operator_name);
@@ -55,8 +58,10 @@ Result<ascendc::Sample> LoadCliSample(const std::string& dir,
                                       const std::vector<std::string>& defines);
 
 // cannbot's own settings for a command that builds a validator: FILE (--config, "" = none)
-// with the CANNBOT_* variables over it, and --insecure-sandbox over both.
-Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox);
+// with the CANNBOT_* variables over it, and --insecure-sandbox and --device-profile ("" = not
+// given) over both.
+Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox,
+                                         const std::string& device_profile);
 
 // Prints an error for people (stderr) or machines (stdout JSON) and returns kExitError.
 int ReportError(const Status& status, bool json);

@@ -40,6 +40,7 @@ struct DiagnoseFlags {
   std::string db;
   bool no_counters = false;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::string device_profile;     // --device-profile
   std::vector<std::string> defines;  // --define: a sample's own build's macros
   std::string config_file;        // --config
 };
@@ -89,14 +90,17 @@ Result<Loaded> SelfProfile(const DiagnoseFlags& flags, const ops::Registry& regi
   }
   // The config file and CANNBOT_* variables, as `suggest` reads them.
   CANNBOT_ASSIGN_OR_RETURN(config::Config settings,
-                           LoadCommandConfig(flags.config_file, flags.insecure_sandbox));
+                           LoadCommandConfig(flags.config_file, flags.insecure_sandbox,
+                                             flags.device_profile));
   const std::string db = !flags.db.empty()       ? flags.db
                          : !settings.db.empty() ? settings.db
                                                  : store::Store::DefaultPath();
   auto store = store::Store::Open(db);
   if (!store.ok()) return store.status();
   // Through a Validator, so a user's op is checked against its own (sandboxed) reference.
-  validator::Validator validator(engine::MakeValidatorConfig(settings), store->get(), registry);
+  auto checks = engine::MakeValidatorConfig(settings);
+  if (!checks.ok()) return checks.status();
+  validator::Validator validator(std::move(checks).value(), store->get(), registry);
   // A target that does not run here: its perf layer's estimate of the kernel.
   if (!target->RunsOnThisCpu()) return EstimatedProfile(flags, registry, *target, validator);
   if (!flags.defines.empty()) {
@@ -207,6 +211,7 @@ Command RegisterDiagnose(CLI::App& app, const ops::Registry& registry) {
                   "Self-profile: what the kernel is written for: " + target::Names())
       ->capture_default_str();
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
+  AddDeviceProfileFlag(cmd, &flags->device_profile);
   AddDefineFlag(cmd, &flags->defines);
   cmd->add_option("--config", flags->config_file,
                   "Self-profile: cannbot's config file (TOML or JSON; compiler, store); "

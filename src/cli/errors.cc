@@ -12,6 +12,13 @@ void AddInsecureSandboxFlag(CLI::App* cmd, bool* insecure_sandbox) {
                  "(each missing layer is then listed in every report)");
 }
 
+void AddDeviceProfileFlag(CLI::App* cmd, std::string* path) {
+  cmd->add_option("--device-profile", *path,
+                  "For --target ascendc: a TOML file of the NPU's figures (ub_bytes, "
+                  "vector_cores, ...; docs/ascendc.md), in place of the Ascend 910B's "
+                  "(default: the config's ascendc_device)");
+}
+
 void AddOperatorFlag(CLI::App* cmd, std::string* operator_name) {
   cmd->add_option("--operator", *operator_name,
                   "The operator to run of a package that defines several (its OpDef type, "
@@ -35,11 +42,13 @@ Result<ascendc::Sample> LoadCliSample(const std::string& dir,
   return sample;
 }
 
-Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox) {
+Result<config::Config> LoadCommandConfig(const std::string& file, bool insecure_sandbox,
+                                         const std::string& device_profile) {
   config::Config config;
   if (!file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(file, &config));
   CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(&config));
   if (insecure_sandbox) config.insecure_sandbox = true;
+  if (!device_profile.empty()) config.ascendc_device = device_profile;
   return config;
 }
 

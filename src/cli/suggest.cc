@@ -48,6 +48,7 @@ struct SuggestFlags {
   std::string server;  // run on a daemon instead
   std::string token;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::string device_profile;     // --device-profile (a local run's)
   std::vector<std::string> defines;  // --define: a sample's own build's macros
 };
 
@@ -55,6 +56,7 @@ Status BuildConfig(const SuggestFlags& flags, config::Config* config) {
   if (!flags.config_file.empty()) CANNBOT_RETURN_IF_ERROR(config::LoadFile(flags.config_file, config));
   CANNBOT_RETURN_IF_ERROR(config::ApplyEnvironment(config));
   if (flags.insecure_sandbox) config->insecure_sandbox = true;
+  if (!flags.device_profile.empty()) config->ascendc_device = flags.device_profile;
   if (!flags.db.empty()) config->db = flags.db;
   for (const std::string& dir : flags.skills_dirs) config->skill_dirs.push_back(dir);
   return Status::Ok();
@@ -194,6 +196,12 @@ int Run(const SuggestFlags& flags, const ops::Registry& registry) {
                                                "--target ascendc)"),
                        flags.json);
   }
+  if (!flags.server.empty() && !flags.device_profile.empty()) {
+    return ReportError(Status::InvalidArgument("--device-profile is for a run here; a daemon "
+                                               "emulates the device its own config names "
+                                               "(ascendc_device)"),
+                       flags.json);
+  }
   auto spec = MakeJobSpec(flags);
   if (!spec.ok()) return ReportError(spec.status(), flags.json);
   const ops::OpSpec* op = registry.Find(spec->op);
@@ -268,6 +276,7 @@ Command RegisterSuggest(CLI::App& app, const ops::Registry& registry) {
       ->each([flags](const std::string&) { flags->seed_given = true; });
   cmd->add_option("--db", flags->db, "Store file");
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
+  AddDeviceProfileFlag(cmd, &flags->device_profile);
   AddDefineFlag(cmd, &flags->defines);
   cmd->add_option("--budget", flags->budget, "Offline: most recipe variants to try (default 24)")
       ->check(CLI::PositiveNumber);

@@ -37,6 +37,7 @@ struct ValidateFlags {
   std::string target_name{target::Default().name()};
   double max_perf_seconds = 30;
   bool insecure_sandbox = false;  // --insecure-sandbox
+  std::string device_profile;     // --device-profile
   std::vector<std::string> defines;  // --define: a sample's own build's macros
 };
 
@@ -57,8 +58,9 @@ Result<validator::KernelSource> ReadKernel(const std::string& path, const std::s
 // The config file and CANNBOT_* variables (as `suggest` reads them), then the flags given.
 Result<validator::ValidatorConfig> MakeConfig(const ValidateFlags& flags, std::string* db) {
   CANNBOT_ASSIGN_OR_RETURN(config::Config settings,
-                           LoadCommandConfig(flags.config_file, flags.insecure_sandbox));
-  validator::ValidatorConfig config = engine::MakeValidatorConfig(settings);
+                           LoadCommandConfig(flags.config_file, flags.insecure_sandbox,
+                                             flags.device_profile));
+  CANNBOT_ASSIGN_OR_RETURN(validator::ValidatorConfig config, engine::MakeValidatorConfig(settings));
   if (!flags.compiler.empty()) config.compiler.compiler = flags.compiler;
   if (!flags.cflags.empty()) config.compiler.flags = SplitFlags(flags.cflags);
   config.compiler.use_cache = !flags.no_cache;
@@ -228,6 +230,7 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
                   "Compiler flags (default: -O3 -march=native -std=c++17 -fPIC -shared)");
   cmd->add_option("--db", flags->db, "Store file (default: " + store::Store::DefaultPath() + ")");
   AddInsecureSandboxFlag(cmd, &flags->insecure_sandbox);
+  AddDeviceProfileFlag(cmd, &flags->device_profile);
   AddDefineFlag(cmd, &flags->defines);
   cmd->add_flag("--no-cache", flags->no_cache, "Always recompile");
   cmd->add_flag("--keep-work-dir", flags->keep_work_dir, "Keep the private work directory");

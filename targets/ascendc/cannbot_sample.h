@@ -205,48 +205,6 @@ template <typename... P, typename... A>
   Discover(name, kernel, block_dim, BoardArg<P>(args)...);
 }
 
-// A `<<<>>>` launch, as ProgramText's RewriteChevrons writes it:
-//   CANNBOT_CHEVRON(add_custom<T, 8>)(blocks, l2ctrl, stream)(x, y, z)
-// The arguments convert to the kernel's parameters as the launch converts them; the
-// instantiation the compiler resolved (`T` and `8` as their values, "add_custom<float, 8>") is
-// printed as `cannbot-sample-entry:`, so that the replay can name it where the host code that
-// chose it is gone.
-template <typename P>
-P Converted(P value) {
-  return value;
-}
-template <auto K>
-struct Chevron {
-  static const char* Resolved() { return __PRETTY_FUNCTION__; }
-
-  const char* written;  // the launch's kernel as written, for the launch line
-  uint32_t blocks;
-
-  template <typename... A>
-  void operator()(A&&... args) const {
-    Launch(K, std::forward<A>(args)...);
-  }
-
- private:
-  template <typename... P, typename... A>
-  [[noreturn]] void Launch(void (*kernel)(P...), A&&... args) const {
-    static_assert(sizeof...(P) == sizeof...(A),
-                  "a <<<>>> launch passes as many arguments as the kernel takes");
-    const std::string name(written, std::strcspn(written, "< "));  // without its arguments
-    std::printf("cannbot-sample-entry: %s\n", Resolved());
-    Discover(name.c_str(), kernel, blocks, Converted<P>(std::forward<A>(args))...);
-  }
-};
-template <auto K>
-struct ChevronConfig {
-  const char* written;
-  // <<<blockDim, l2ctrl, stream>>>: the L2 control and the stream have no meaning here.
-  template <typename... C>
-  Chevron<K> operator()(uint32_t blocks, C&&...) const {
-    return Chevron<K>{written, blocks};
-  }
-};
-
 // One argument of the recorded launch: a GM allocation (`data` holds its bytes when it is past
 // the op's tensors) or a by-value argument's bytes.
 struct RecordedArg {
@@ -396,7 +354,6 @@ inline void SetKernelMode(KernelMode) {}
 
 #define ICPU_RUN_KF(func, blockdim, ...) \
   ::cannbot_sample::Discover(#func, func, blockdim, __VA_ARGS__)
-#define CANNBOT_CHEVRON(...) ::cannbot_sample::ChevronConfig<&__VA_ARGS__>{#__VA_ARGS__}
 // The replay's entry for a kernel launched with <<<>>>: defined in the kernel's own translation
 // unit, where its instantiation (a template's, or a C++-linkage kernel's) can be named.
 #define CANNBOT_SAMPLE_PROGRAM_ENTRY(...)                                         \
@@ -410,5 +367,7 @@ inline void SetKernelMode(KernelMode) {}
     ::cannbot_sample::TilingKey().set = true;               \
     ::cannbot_sample::TilingKey().key = static_cast<uint64_t>(key); \
   } while (0)
+
+#include "cannbot_sample_chevron.h"
 
 #endif  // CANNBOT_SAMPLE_H

@@ -2,7 +2,7 @@
 // checked from inside a kernel against values worked out by hand from their API pages: masks,
 // merge modes, load and store distributions, post-update addresses, AddrReg offsets, unaligned
 // loads and stores, reductions, Compare and Select, Cast's lane layouts, Div's flush to zero,
-// bitwise operations and shifts, Interleave, Gather;
+// bitwise operations and shifts, Interleave, Gather, masks moved to and from the UB;
 // what they count; and the rules they enforce.
 #include <string>
 
@@ -223,6 +223,37 @@ __simd_vf__ inline void Bits(__ubuf__ float* a) {
   CHECK(!none.Active<float>(0) && !none.Active<float>(8));
 }
 
+__simd_vf__ inline void MaskMoves(__ubuf__ float* a) {
+  __ubuf__ uint8_t* bits = reinterpret_cast<__ubuf__ uint8_t*>(a + 448);  // 256 spare bytes
+  for (int i = 0; i < 128; ++i) bits[i] = 0;
+  bits[0] = 0x11;   // register bytes 0 and 4: float lanes 0 and 1
+  bits[1] = 0x01;   // register byte 8: float lane 2
+  bits[31] = 0x80;  // register byte 255, the last
+  R::MaskReg m;
+  R::LoadAlign(m, bits);
+  CHECK(m.Active<float>(0) && m.Active<float>(1) && m.Active<float>(2) && !m.Active<float>(3));
+  CHECK(m.Active<uint8_t>(255) && !m.Active<uint8_t>(254));
+  // Up-sampled: 16 bytes, each bit for two register bytes (bit 2: bytes 4 and 5).
+  bits[0] = 0x04;
+  R::LoadAlign<uint8_t, R::MaskDist::DIST_US>(m, bits);
+  CHECK(!m.Active<uint8_t>(3) && m.Active<uint8_t>(4) && m.Active<uint8_t>(5));
+  CHECK(!m.Active<uint8_t>(6) && !m.Active<uint8_t>(255));  // byte 31 is not read
+  // Down-sampled: 64 bytes, every other bit (register byte 3 is bit 6; bit 255 is dropped).
+  bits[0] = 0x40;
+  R::LoadAlign<uint8_t, R::MaskDist::DIST_DS>(m, bits);
+  CHECK(m.Active<uint8_t>(3) && !m.Active<uint8_t>(2) && !m.Active<uint8_t>(127));
+  // Stores: eight float lanes' mask (32 register bytes), as it is and packed.
+  R::MaskReg vl8 = R::CreateMask<float, R::MaskPattern::VL8>();
+  __ubuf__ uint8_t* out = bits + 64;
+  R::StoreAlign<uint8_t, R::PostLiteral::POST_MODE_UPDATE>(out, vl8, 32);
+  CHECK(bits[64] == 0xFF && bits[67] == 0xFF && bits[68] == 0 && out == bits + 96);
+  R::StoreAlign<uint8_t, R::MaskDist::DIST_PACK>(out, vl8);
+  CHECK(bits[96] == 0xFF && bits[97] == 0xFF && bits[98] == 0);
+  R::MaskReg back;
+  R::LoadAlign(back, bits, R::CreateAddrReg<uint8_t>(2, 32));  // bits + 64
+  CHECK(back.Active<float>(7) && !back.Active<float>(8));
+}
+
 __simd_vf__ inline void Counted(__ubuf__ float* a) {
   R::MaskReg all = R::CreateMask<float>();
   R::RegTensor<float> x;
@@ -256,6 +287,8 @@ static void Broken(const std::string& which, Ub& ub, GM_ADDR in, GM_ADDR out) {
     DataCopy(gout, ub.f, 64);
   }
   if (which == "misaligned") R::LoadAlign(x, ub.a + 1);
+  R::MaskReg mask;
+  if (which == "mask-misaligned") R::LoadAlign(mask, reinterpret_cast<__ubuf__ uint8_t*>(ub.a) + 16);
   float host[64] = {};
   if (which == "not-ub") R::LoadAlign(x, host);
   __ubuf__ float* end = reinterpret_cast<__ubuf__ float*>(
@@ -291,6 +324,7 @@ int main(int argc, char** argv) {
                               Reductions(ub.a);
                               Unaligned(ub.a);
                               Bits(ub.a);
+                              MaskMoves(ub.a);
                             }
                           });
   std::printf(failures == 0 ? "reg semantics ok\n" : "reg semantics FAILED\n");
@@ -352,6 +386,7 @@ TEST_F(AscendcRegTest, BadAddressesLayoutsAndHandOffsAreNamed) {
     const char* says;
   } cases[] = {
       {"misaligned", "vector-misaligned", "Reg::LoadAlign needs a 32-byte aligned UB address"},
+      {"mask-misaligned", "vector-misaligned", "Reg::LoadAlign (mask) needs a 32-byte aligned"},
       {"not-ub", "ub-out-of-bounds", "outside the Unified Buffer"},
       {"past-ub", "ub-out-of-bounds", "Reg::StoreAlign writes 256 bytes"},
       {"layout", "bad-argument", "RegLayout 3"},

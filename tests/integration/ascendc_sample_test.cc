@@ -3,6 +3,7 @@
 // has no CPU-debug launch): the host program's launch is recorded by running it,
 // and replayed with the op's tensors at the sample's shape; a wrong kernel fails the numeric
 // layer on that shape, and a host program that cannot be run gets one clear error.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -72,6 +73,18 @@ class SampleTest : public testing::BuiltInValidatorTest {
     ASSERT_EQ(report->runs.size(), 1u);
     ASSERT_TRUE(report->runs[0].check.has_value());
     EXPECT_FALSE(report->runs[0].check->ok);
+  }
+
+  // The line of examples/ascendc/samples/NAME's kernel file where `text` first appears.
+  int LineOf(const std::string& name, const std::string& text) {
+    auto sample = ascendc::LoadSample(SourcePath("examples/ascendc/samples/" + name));
+    if (!sample.ok()) return 0;
+    for (const auto& [path, body] : sample->files) {
+      if (path != sample->kernel_file) continue;
+      const size_t at = body.find(text);
+      return at == std::string::npos ? 0 : 1 + static_cast<int>(std::count(body.begin(), body.begin() + at, '\n'));
+    }
+    return 0;
   }
 
   std::vector<TempDir> dirs_;
@@ -324,6 +337,61 @@ TEST_F(SampleTest, ASingleFileProgramRunsAsWrittenWithItsChevronLaunch) {
   ExpectFailed(partial);
   ASSERT_TRUE(partial.ok() && !partial->notes.empty());
   EXPECT_NE(partial->notes[0].find("3 blocks"), std::string::npos) << partial->notes[0];
+}
+
+TEST_F(SampleTest, AChevronLaunchPicksItsKernelByTheArgumentsAsTheCompilerDoes) {
+  // A kernel named like a C library function (select, which <sys/select.h> declares): the
+  // name is an overload set, and the launch calls the one void function among it.
+  const std::string host_side = "// The host side: device buffers, copies, the launch.";
+  auto named = EditedSample(
+      "add_program",
+      {{host_side,
+        "__global__ __vector__ void select(__gm__ float* x, __gm__ float* y, __gm__ float* z,\n"
+        "                                  uint32_t totalLength) {\n"
+        "  TiledAdd<float, 512> op;\n  op.Init(x, y, z, totalLength);\n  op.Process();\n}\n" +
+            host_side},
+       {"add_custom<T, kTile><<<", "select<<<"}});
+  ASSERT_TRUE(named.ok()) << named.status().ToString();
+  ExpectPassed(Check(*named), "a=float32 b=float32 y=float32", "8 blocks, shape n=16384");
+
+  // A template launched without its arguments: T is deduced from the tiling struct the
+  // launch passes by value (the form of the public high-performance SoftMax program).
+  const std::string deduced_kernel =
+      "template <typename T>\nstruct AddTiling {\n  uint32_t totalLength;\n};\n"
+      "template <typename T>\n"
+      "__global__ __vector__ void add_deduced(__gm__ uint8_t* x, __gm__ uint8_t* y,\n"
+      "                                       __gm__ uint8_t* z, AddTiling<T> tiling) {\n"
+      "  TiledAdd<T, 256> op;\n"
+      "  op.Init(reinterpret_cast<__gm__ T*>(x), reinterpret_cast<__gm__ T*>(y),\n"
+      "          reinterpret_cast<__gm__ T*>(z), tiling.totalLength);\n  op.Process();\n}\n";
+  auto deduced = EditedSample(
+      "add_program",
+      {{host_side, deduced_kernel + host_side},
+       {"add_custom<T, kTile><<<kBlocks, nullptr, stream>>>(xDevice, yDevice, zDevice, total);",
+        "add_deduced<<<kBlocks, nullptr, stream>>>(reinterpret_cast<uint8_t*>(xDevice),\n"
+        "    reinterpret_cast<uint8_t*>(yDevice), reinterpret_cast<uint8_t*>(zDevice),\n"
+        "    AddTiling<T>{total});"}});
+  ASSERT_TRUE(deduced.ok()) << deduced.status().ToString();
+  ExpectPassed(Check(*deduced), "a=float32 b=float32 y=float32", "8 blocks, shape n=16384");
+
+  // Neither way picks a kernel (nothing deduces T from a bare count): said at the launch.
+  auto neither = EditedSample(
+      "add_program",
+      {{host_side, deduced_kernel + host_side},
+       {"add_custom<T, kTile><<<kBlocks, nullptr, stream>>>(xDevice, yDevice, zDevice, total);",
+        "add_deduced<<<kBlocks, nullptr, stream>>>(reinterpret_cast<uint8_t*>(xDevice), "
+        "reinterpret_cast<uint8_t*>(yDevice), reinterpret_cast<uint8_t*>(zDevice), total);"}});
+  ASSERT_TRUE(neither.ok()) << neither.status().ToString();
+  auto unpicked = Check(*neither);
+  ASSERT_FALSE(unpicked.ok());
+  EXPECT_NE(unpicked.status().message().find("cannot tell which kernel this <<<>>> launch calls"),
+            std::string::npos)
+      << unpicked.status().ToString();
+  // The launch's own line (the kernel and the struct above it add 12 lines to the file).
+  EXPECT_NE(unpicked.status().message().find("(from add_program.asc:" +
+                                             std::to_string(LineOf("add_program", "><<<") + 12) + ")"),
+            std::string::npos)
+      << unpicked.status().ToString();
 }
 
 TEST_F(SampleTest, ABfloat16ProgramIsReplayedWithBfloat16Tensors) {

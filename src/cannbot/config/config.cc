@@ -126,7 +126,7 @@ Status FromJson(const Json& j, Config* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
   for (const auto& [key, value] : j.items()) {
     if (key == "db" || key == "min_speedup" || key == "op_memory_limit_mb" ||
-        key == "insecure_sandbox") {
+        key == "insecure_sandbox" || key == "ascendc_device") {
       continue;
     }
     if (key == "ops_dirs") {
@@ -162,6 +162,7 @@ Status FromJson(const Json& j, Config* config) {
   CANNBOT_RETURN_IF_ERROR(Read(j, "db", &config->db, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "op_memory_limit_mb", &config->op_memory_limit_mb, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "insecure_sandbox", &config->insecure_sandbox, ""));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "ascendc_device", &config->ascendc_device, ""));
   if (config->op_memory_limit_mb < 1) {
     return Status::InvalidArgument("op_memory_limit_mb must be at least 1");
   }
@@ -224,6 +225,7 @@ Status ApplyEnvironment(Config* config) {
   if (!get("CANNBOT_LLM_URL").empty()) config->llm.base_url = get("CANNBOT_LLM_URL");
   if (!get("CANNBOT_MODEL").empty()) config->llm.model = get("CANNBOT_MODEL");
   if (!get("CANNBOT_COMPILER").empty()) config->compiler = get("CANNBOT_COMPILER");
+  if (!get("CANNBOT_ASCENDC_DEVICE").empty()) config->ascendc_device = get("CANNBOT_ASCENDC_DEVICE");
   if (!get("CANNBOT_INSECURE_SANDBOX").empty()) {
     const std::string v = get("CANNBOT_INSECURE_SANDBOX");
     if (v != "1" && v != "true" && v != "0" && v != "false") {

@@ -8,6 +8,7 @@
 //   ops_dirs = ["/opt/team-ops"]     op spec files (docs/op-spec.md) beside the built-ins
 //   op_memory_limit_mb = 256          most tensor memory one call of a spec file's op may need
 //   insecure_sandbox = false          run untrusted kernels where a sandbox layer is missing
+//   ascendc_device = "a950.toml"      the NPU the ascendc target emulates (docs/ascendc.md)
 //   [llm]      url, model, api_key_env, temperature, max_tokens, timeout_seconds, retries
 //   [loop]     samples, rounds, good_enough_roofline, token_budget
 //   [skills]   dirs = ["/opt/team-skills"], model_picks = false
@@ -68,6 +69,10 @@ struct Config {
   // Where the machine cannot apply a sandbox layer (docs/security.md), validation refuses to
   // run untrusted code unless this is set; every report then lists what is missing.
   bool insecure_sandbox = false;
+  // The NPU the ascendc target emulates and estimates for: "" = the Ascend 910B figures
+  // (ascendc/device_profile.h), else a TOML file of DeviceProfile fields that override them
+  // (ub_bytes = 253952, vector_cores = 40, ...). Kernels, host tiling and estimates see it.
+  std::string ascendc_device;
   std::string compiler = "g++";
   std::vector<std::string> compiler_flags;  // empty = the validator's defaults
   ServerConfig server;
@@ -84,7 +89,8 @@ Result<nlohmann::json> ParseTomlOrJson(const std::string& text, const std::strin
 // Applies CANNBOT_DB, CANNBOT_MIN_SPEEDUP, CANNBOT_LLM_URL, CANNBOT_MODEL, CANNBOT_SAMPLES,
 // CANNBOT_ROUNDS, CANNBOT_TEMPERATURE, CANNBOT_MAX_TOKENS, CANNBOT_SKILLS_DIRS and
 // CANNBOT_OPS_DIRS (':'-separated, added to the file's lists),
-// CANNBOT_COMPILER, CANNBOT_INSECURE_SANDBOX (1/true), and for the daemon CANNBOT_HOST,
+// CANNBOT_COMPILER, CANNBOT_ASCENDC_DEVICE, CANNBOT_INSECURE_SANDBOX (1/true), and for the
+// daemon CANNBOT_HOST,
 // CANNBOT_PORT, CANNBOT_WORKERS, CANNBOT_STORE and
 // CANNBOT_TOKENS (','-separated; replaces the file's list). A malformed number is an error
 // naming the variable.

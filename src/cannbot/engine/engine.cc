@@ -155,8 +155,9 @@ Result<std::unique_ptr<Engine>> Engine::Open(const config::Config& config,
   auto owned = std::make_shared<Owned>(Owned{config, std::move(registry), nullptr, nullptr, {}});
   const std::string path = config.db.empty() ? store::Store::DefaultPath() : config.db;
   CANNBOT_ASSIGN_OR_RETURN(owned->store, store::Store::Open(path));
-  owned->validator = std::make_unique<validator::Validator>(
-      MakeValidatorConfig(owned->config), owned->store.get(), owned->registry);
+  CANNBOT_ASSIGN_OR_RETURN(validator::ValidatorConfig checks, MakeValidatorConfig(owned->config));
+  owned->validator = std::make_unique<validator::Validator>(std::move(checks), owned->store.get(),
+                                                            owned->registry);
   owned->skills = LoadSkills(owned->config, {}, warnings);
   auto engine = std::make_unique<Engine>(EngineParts{&owned->config, &owned->registry,
                                                      owned->validator.get(), &owned->skills,

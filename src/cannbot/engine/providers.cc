@@ -2,6 +2,7 @@
 
 #include "cannbot/optimize/llm_provider.h"
 #include "cannbot/util/data_dir.h"
+#include "cannbot/util/fs.h"
 
 namespace cannbot::engine {
 std::string TuningKey(const ops::OpSpec& op, const target::Target& target,
@@ -59,12 +60,20 @@ skills::SkillLibrary LoadSkills(const config::Config& config,
   return skills::SkillLibrary::Load(dirs, warnings);
 }
 
-validator::ValidatorConfig MakeValidatorConfig(const config::Config& config) {
+Result<validator::ValidatorConfig> MakeValidatorConfig(const config::Config& config) {
   validator::ValidatorConfig v;
   v.perf.min_speedup = config.min_speedup;
   v.insecure_sandbox = config.insecure_sandbox;
   v.compiler.compiler = config.compiler;
   if (!config.compiler_flags.empty()) v.compiler.flags = config.compiler_flags;
+  if (!config.ascendc_device.empty()) {
+    const std::string& path = config.ascendc_device;
+    auto text = ReadFile(path, 64u << 10);
+    if (!text.ok()) return text.status().WithContext("the ascendc device profile " + path);
+    auto device = ascendc::ParseDeviceProfile(*text);
+    if (!device.ok()) return device.status().WithContext(path);
+    v.device = std::move(device).value();
+  }
   return v;
 }
 

@@ -54,6 +54,6 @@ skills::SkillLibrary LoadSkills(const config::Config& config,
                                 std::vector<std::string>* warnings);
 
 // The validator's settings from a Config.
-validator::ValidatorConfig MakeValidatorConfig(const config::Config& config);
+Result<validator::ValidatorConfig> MakeValidatorConfig(const config::Config& config);
 
 }  // namespace cannbot::engine

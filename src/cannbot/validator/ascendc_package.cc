@@ -190,9 +190,7 @@ Result<AscendcTarget> MakeAscendcPackageTarget(const ops::OpSpec& op,
   // counts, not the emulation's wall time, and a package's build (its host code, the emulated
   // runtime's templates) takes a third less time at -O1.
   build.flags = {"-O1", "-I.", "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"};
-  for (const std::string& define : ascendc::CompileDefines(ascendc::Ascend910BProfile())) {
-    build.flags.push_back(define);
-  }
+  build.device_defines = true;
   build.contract = "extern \"C\" __global__ __aicore__ void <op>(GM_ADDR tensors..., "
                    "[GM_ADDR workspace,] [GM_ADDR tiling])";
   // The object check's yardstick: a package with an empty OpDef and an empty kernel. Its two

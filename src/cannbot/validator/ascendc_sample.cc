@@ -1,6 +1,7 @@
 #include "cannbot/validator/ascendc_sample.h"
 
 #include <regex>
+#include <sstream>
 
 #include "cannbot/ascendc/device_profile.h"
 #include "cannbot/ascendc/launch_dtype.h"
@@ -44,9 +45,27 @@ std::string SampleWrapper(const ops::OpSpec& op, const ops::OpSpec& spec,
          "#endif\n" + buffers.after + "}\n";
 }
 
+// For an error inside cannbot's own headers (`first`, GCC's first error line), where in the
+// sample's files it was required from: " (from add.asc:91)", or "" when it does not say.
+std::string SampleLineOfHeaderError(const std::string& first, const std::string& output) {
+  if (first.rfind("./cannbot_", 0) != 0 && first.rfind("./kernel_operator.h", 0) != 0) return "";
+  static const std::regex kRequired(R"(^(?:\./)?([^ :]+):(\d+):\d+:\s+required from)");
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line == first) break;  // GCC writes the instantiation chain ahead of its error
+    std::smatch m;
+    if (!std::regex_search(line, m, kRequired)) continue;
+    const std::string file = m[1].str();
+    if (file.rfind("cannbot_", 0) == 0 || file == "kernel_operator.h") continue;
+    return " (from " + file + ":" + m[2].str() + ")";
+  }
+  return "";
+}
+
 }  // namespace
 
 Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
+                                             const ascendc::DeviceProfile& device,
                                              const ascendc::Sample& sample,
                                              const ops::OpSpec& op) {
   size_t tensors = 0;
@@ -72,9 +91,7 @@ Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
     command.push_back("-DASCENDC_CPU_DEBUG=1");
     command.push_back("-D__CCE_KT_TEST__=1");
   }
-  for (const std::string& define : ascendc::CompileDefines(ascendc::Ascend910BProfile())) {
-    command.push_back(define);
-  }
+  for (const std::string& define : ascendc::CompileDefines(device)) command.push_back(define);
   for (const std::string& define : sample.defines) command.push_back("-D" + define);
   command.push_back("-xc++");  // a kernel file may be an .asc
   command.push_back("cannbot_sample_discover.cpp");
@@ -99,7 +116,8 @@ Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
             : "";
     return Status::InvalidArgument(
         who + ": its host program and kernel do not compile against cannbot's CPU-debug "
-        "emulation (docs/ascendc.md, Samples): " + first + hint +
+        "emulation (docs/ascendc.md, Samples): " + first +
+        SampleLineOfHeaderError(first, built.output) + hint +
         (registers ? " (of the register-based vector functions, AscendC::Reg, cannbot emulates "
                      "the ones docs/ascendc.md lists; this program uses another)"
                    : ""));
@@ -135,9 +153,7 @@ Result<AscendcTarget> MakeAscendcSampleTarget(const ops::OpSpec& op, const ops::
   build.wrapper = SampleWrapper(op, target.spec, dtypes);
   // As the sample's CPU-debug build: its board-only part (the <<<>>> launch) stays out.
   build.flags = {"-O1", "-I.", "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"};
-  for (const std::string& define : ascendc::CompileDefines(ascendc::Ascend910BProfile())) {
-    build.flags.push_back(define);
-  }
+  build.device_defines = true;
   build.contract = "extern \"C\" __global__ __aicore__ void <op>(GM_ADDR tensors..., "
                    "[tiling]) launched by the sample's main.cpp with ICPU_RUN_KF";
   // The object check's yardstick: an empty kernel with the op's tensors, launched once.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cannbot/ascendc/device_profile.h"
 #include "cannbot/ascendc/sample.h"
 #include "cannbot/ops/op_spec.h"
 #include "cannbot/validator/ascendc_target.h"
@@ -23,7 +24,9 @@ namespace cannbot::validator {
 
 // InvalidArgument (naming the sample and the cause) when the host program does not compile
 // against the emulation, fails before its launch, or launches something the op cannot be.
+// The host program sees `device` (its core count and UB size) as the replay's kernel does.
 Result<ascendc::SampleLaunch> DiscoverSample(const Compiler& compiler,
+                                             const ascendc::DeviceProfile& device,
                                              const ascendc::Sample& sample,
                                              const ops::OpSpec& op);
 

@@ -193,9 +193,7 @@ Result<AscendcTarget> MakeAscendcTarget(const ops::OpSpec& op) {
                   ascendc::TilingSignature(op) + ";\n" + ascendc::KernelSignature(op) + ";\n";
   build.wrapper = Wrapper(op, target.spec);
   build.flags = {"-I."};
-  for (const std::string& define : ascendc::CompileDefines(ascendc::Ascend910BProfile())) {
-    build.flags.push_back(define);
-  }
+  build.device_defines = true;
   build.required_symbols = {ascendc::TilingSymbol(op), ascendc::KernelSymbol(op)};
   build.contract = ascendc::TilingSignature(op) + "; " + ascendc::KernelSignature(op);
   build.plain_source = PlainKernel(op);

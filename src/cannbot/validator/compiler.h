@@ -67,6 +67,9 @@ struct TargetBuild {
   std::vector<std::pair<std::string, std::string>> files;  // {name, text} put beside the kernel
   std::string wrapper;  // a second translation unit compiled with the kernel ("" = none)
   std::vector<std::string> flags;               // after the configured flags
+  // The Validator adds its device profile's definitions to `flags` (ascendc::CompileDefines:
+  // core count, UB and L1 sizes), so the kernel, its tiling and the estimate see one device.
+  bool device_defines = false;
   std::vector<std::string> required_symbols;    // for "does not define X" reasons
   std::string contract;                         // the signatures, for reasons
   // A kernel of this target that certainly runs no code at load: the object check's yardstick.

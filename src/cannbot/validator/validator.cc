@@ -61,6 +61,11 @@ Result<Validator::TargetPlan> Validator::Plan(const std::string& op_name,
   TargetPlan plan;
   plan.kind = &target::OrDefault(kind);
   CANNBOT_ASSIGN_OR_RETURN(static_cast<target::Plan&>(plan), plan.kind->MakePlan(*op));
+  if (plan.build.device_defines) {
+    for (std::string& define : ascendc::CompileDefines(config_.device)) {
+      plan.build.flags.push_back(std::move(define));
+    }
+  }
   return plan;
 }
 
