@@ -317,6 +317,14 @@ inline void Duplicate(const LocalTensor<T>& dst,
   for (int32_t i = 0; i < count; ++i) dst.cb_data_[i] = v;
   cannbot_ascendc::CountVector(static_cast<uint64_t>(count) * sizeof(T), false);
 }
+// The Ascend 950 form (Duplicate's page): src[0] in every element, src and dst may be one.
+template <typename T>
+inline void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
+  cannbot_detail::CheckCount(count, "Duplicate");
+  cannbot_detail::Operand(src, 1, "Duplicate", cannbot_detail::Access::kRead);
+  const T v = src.cb_data_[0];
+  Duplicate(dst, v, count);
+}
 
 }  // namespace AscendC
 

@@ -114,6 +114,9 @@ static void FloatBody(GM_ADDR x) {
   CHECK(d.GetValue(0) == 2080.0f && d.GetValue(1) == 6176.0f);
   WholeReduceMax(d, f, 64, 2, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
   CHECK(d.GetValue(0) == 64.0f && d.GetValue(1) == 128.0f);
+  // The Ascend 950 form of Duplicate: the source tensor's first element, in place too.
+  Duplicate(d, d, 8);
+  CHECK(d.GetValue(1) == 64.0f && d.GetValue(7) == 64.0f);
 
   // DataCopyPad: 5 floats padded to a 32-byte block with 9s.
   GlobalTensor<float> xg;

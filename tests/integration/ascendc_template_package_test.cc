@@ -104,6 +104,43 @@ TEST_F(TemplatePackageTest, AFailingTilingIsReportedWithWhatItLogged) {
       << no_cores->RenderText();
 }
 
+// The validator's device profile is the device the package meets: its TilingParse reads the
+// profile's core count and UB size from the platform, and its kernel is built for that UB.
+// The same package, made to insist on a 40-core device with 128 KB of UB (its tiling fails on
+// another, its kernel does not build for another), passes on such a profile and does not
+// build on the default 910B one.
+TEST_F(TemplatePackageTest, TheConfiguredDeviceReachesTheTilingAndTheKernel) {
+  const ascendc::PackageFiles insisting = FloatOnly(
+      {{"  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, info->ubSize);\n",
+        "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, info->ubSize);\n"
+        "  OP_CHECK_IF(info->coreNum != 40 || info->ubSize != 131072,\n"
+        "              OP_LOGE(\"AddTemplate\", \"not the test device: %lld cores\",\n"
+        "                      static_cast<long long>(info->coreNum)),\n"
+        "              return ge::GRAPH_FAILED);\n"},
+       {"#include \"kernel_operator.h\"\n",
+        "#include \"kernel_operator.h\"\n"
+        "static_assert(AscendC::TOTAL_UB_SIZE == 131072, \"the kernel sees the device's UB\");\n"}});
+  validator::ValidatorConfig config = testing::TestConfig();
+  config.device.name = "Test NPU";
+  config.device.vector_cores = 40;
+  config.device.ub_bytes = 131072;
+  validator::Validator on_device(config, store_.get(), cannbot_test::BuiltInOps());
+  PackageRequest request;
+  request.op = "add";
+  request.seed = 7;
+  auto package = ascendc::PackageFromFiles("add_template", insisting);
+  ASSERT_TRUE(package.ok()) << package.status().ToString();
+  request.candidate = *package;
+  auto there = ValidatePackage(on_device, cannbot_test::BuiltInOps(), request);
+  ASSERT_TRUE(there.ok()) << there.status().ToString();
+  EXPECT_TRUE(there->ok()) << there->RenderText();
+
+  auto elsewhere = Run(insisting);  // the default profile
+  ASSERT_TRUE(elsewhere.ok()) << elsewhere.status().ToString();
+  EXPECT_NE(elsewhere->RenderText().find("the kernel sees the device's UB"), std::string::npos)
+      << elsewhere->RenderText();
+}
+
 // add_custom_fast's tiling as two tiling classes (the framework of the repositories' bigger
 // operators): one core for small tensors at priority 100, every core at 200, both through
 // the package's own tiling arithmetic; the registry runs them by priority until one handles

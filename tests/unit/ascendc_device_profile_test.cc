@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "cannbot/ascendc/device_profile.h"
+#include "cannbot/engine/providers.h"
+#include "cannbot/util/fs.h"
 
 namespace cannbot::ascendc {
 namespace {
@@ -44,6 +46,39 @@ TEST(AscendcDeviceProfileTest, RejectsTyposAndNonsense) {
   EXPECT_TRUE(ParseDeviceProfile("l0c_bytes = 262144\ncube_fractals_per_cycle = 0.5\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("que_buffers_per_position = 65\n").ok());
   EXPECT_FALSE(ParseDeviceProfile("this is not toml = = \n").ok());
+}
+
+// The config's ascendc_device names a profile file; the validator's device is read from it, and
+// a file that cannot be read or parsed is an error naming it.
+TEST(AscendcDeviceProfileTest, TheConfigsDeviceFileBecomesTheValidatorsDevice) {
+  config::Config config;
+  auto plain = engine::MakeValidatorConfig(config);
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_EQ(plain->device.ub_bytes, Ascend910BProfile().ub_bytes);
+
+  config.ascendc_device = std::string(CANNBOT_SOURCE_DIR) + "/examples/ascendc/devices/ascend950.toml";
+  auto a950 = engine::MakeValidatorConfig(config);
+  ASSERT_TRUE(a950.ok()) << a950.status().ToString();
+  EXPECT_EQ(a950->device.ub_bytes, 262144);
+  EXPECT_EQ(a950->device.vector_cores, Ascend910BProfile().vector_cores);
+  EXPECT_NE(a950->device.name.find("Ascend950"), std::string::npos);
+
+  auto dir = TempDir::Create("cannbot-device-test");
+  ASSERT_TRUE(dir.ok());
+  config.ascendc_device = dir->File("missing.toml");
+  auto missing = engine::MakeValidatorConfig(config);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("the ascendc device profile"), std::string::npos)
+      << missing.status().ToString();
+  EXPECT_NE(missing.status().message().find(dir->File("missing.toml")), std::string::npos)
+      << missing.status().ToString();
+  config.ascendc_device = dir->File("typo.toml");
+  ASSERT_TRUE(WriteFile(config.ascendc_device, "vector_core = 40\n").ok());
+  auto typo = engine::MakeValidatorConfig(config);
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.status().message().find("typo.toml"), std::string::npos) << typo.status().ToString();
+  EXPECT_NE(typo.status().message().find("unknown key 'vector_core'"), std::string::npos)
+      << typo.status().ToString();
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ const char* kFullToml = R"(# every documented key
 db = "/var/lib/cannbot/test.db"
 min_speedup = 1.25
 insecure_sandbox = true
+ascendc_device = "/etc/cannbot/ascend950.toml"
 
 [llm]
 url = "http://127.0.0.1:8000/v1"
@@ -70,7 +71,7 @@ flags = ["-O2", "-march=native"]
 
 const char* kFullJson = R"({
   "db": "/var/lib/cannbot/test.db", "insecure_sandbox": true,
-  "min_speedup": 1.25,
+  "min_speedup": 1.25, "ascendc_device": "/etc/cannbot/ascend950.toml",
   "llm": {"url": "http://127.0.0.1:8000/v1", "model": "Qwen/Qwen2.5-Coder-32B-Instruct",
           "api_key_env": "MY_LLM_KEY", "temperature": 0.4, "max_tokens": 2048,
           "timeout_seconds": 42.5, "retries": 7},
@@ -83,6 +84,7 @@ void ExpectEveryKeySet(const Config& c) {
   EXPECT_EQ(c.db, "/var/lib/cannbot/test.db");
   EXPECT_DOUBLE_EQ(c.min_speedup, 1.25);
   EXPECT_TRUE(c.insecure_sandbox);
+  EXPECT_EQ(c.ascendc_device, "/etc/cannbot/ascend950.toml");
   EXPECT_EQ(c.llm.base_url, "http://127.0.0.1:8000/v1");
   EXPECT_EQ(c.llm.model, "Qwen/Qwen2.5-Coder-32B-Instruct");
   EXPECT_EQ(c.llm.api_key_env, "MY_LLM_KEY");
@@ -349,7 +351,7 @@ const std::vector<std::string> kEnvironment = {
     "CANNBOT_DB",      "CANNBOT_MIN_SPEEDUP", "CANNBOT_LLM_URL",   "CANNBOT_MODEL",
     "CANNBOT_SAMPLES", "CANNBOT_ROUNDS",      "CANNBOT_TEMPERATURE", "CANNBOT_MAX_TOKENS",
     "CANNBOT_SKILLS_DIRS", "CANNBOT_COMPILER", "CANNBOT_HOST", "CANNBOT_PORT",
-    "CANNBOT_WORKERS", "CANNBOT_TOKENS",
+    "CANNBOT_WORKERS", "CANNBOT_TOKENS", "CANNBOT_ASCENDC_DEVICE",
 };
 
 void UnsetAll(ScopedEnv* env) {
@@ -368,6 +370,7 @@ TEST(ApplyEnvironmentTest, ReadsEveryDocumentedVariable) {
   env.Set("CANNBOT_MAX_TOKENS", "1024");
   env.Set("CANNBOT_SKILLS_DIRS", "/opt/a::/opt/b:");
   env.Set("CANNBOT_COMPILER", "clang++-17");
+  env.Set("CANNBOT_ASCENDC_DEVICE", "/opt/npu.toml");
   Config config;
   Status s = ApplyEnvironment(&config);
   ASSERT_TRUE(s.ok()) << s.ToString();
@@ -381,6 +384,7 @@ TEST(ApplyEnvironmentTest, ReadsEveryDocumentedVariable) {
   EXPECT_EQ(config.llm.max_tokens, 1024);
   EXPECT_EQ(config.skill_dirs, (std::vector<std::string>{"/opt/a", "/opt/b"}));
   EXPECT_EQ(config.compiler, "clang++-17");
+  EXPECT_EQ(config.ascendc_device, "/opt/npu.toml");
 }
 
 TEST(ApplyEnvironmentTest, ReadsTheDaemonVariables) {
