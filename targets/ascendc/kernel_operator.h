@@ -105,6 +105,8 @@ using __bf16 = bfloat16_t;
 #include "cannbot_ascendc_reg.h"
 #include "cannbot_ascendc_reg_moves.h"
 #include "cannbot_ascendc_reg_mask_moves.h"
+#include "cannbot_ascendc_reg_discrete.h"
+#include "cannbot_ascendc_reg_gather_mask.h"
 #include "cannbot_ascendc_reg_compute.h"
 #include "cannbot_ascendc_reg_bits.h"
 #include "cannbot_tiling.h"

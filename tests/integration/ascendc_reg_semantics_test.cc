@@ -2,7 +2,9 @@
 // checked from inside a kernel against values worked out by hand from their API pages: masks,
 // merge modes, load and store distributions, post-update addresses, AddrReg offsets, unaligned
 // loads and stores, reductions, Compare and Select, Cast's lane layouts, Div's flush to zero,
-// bitwise operations and shifts, Interleave, Gather, masks moved to and from the UB;
+// bitwise operations and shifts, Interleave, Gather, masks moved to and from the UB, moves by
+// index (UB Gather, GatherB, Scatter), Squeeze with the AR-form store, PairReduceElem and
+// Histograms;
 // what they count; and the rules they enforce.
 #include <string>
 
@@ -254,6 +256,75 @@ __simd_vf__ inline void MaskMoves(__ubuf__ float* a) {
   CHECK(back.Active<float>(7) && !back.Active<float>(8));
 }
 
+__simd_vf__ inline void ByIndex(__ubuf__ float* a, __ubuf__ half* ha) {
+  R::MaskReg all32 = R::CreateMask<uint32_t>();
+  R::RegTensor<uint32_t> index;
+  R::Arange(index, 0u);
+  R::Muls(index, index, 3u, all32);  // lane i reads element 3i
+  R::RegTensor<float> x;
+  R::MaskReg first8 = R::CreateMask<float, R::MaskPattern::VL8>();
+  R::Gather(x, a, index, first8);
+  CHECK(x.Lane(0) == 0.0f && x.Lane(7) == 21.0f && x.Lane(8) == 0.0f);  // unselected: zero
+  // Bytes widened to 16 bits, zeros above: half 1.0 is 0x3C00, its bytes 0x00 and 0x3C.
+  R::RegTensor<uint16_t> wide, index16;
+  R::Arange(index16, static_cast<uint16_t>(0));
+  R::MaskReg all16 = R::CreateMask<uint16_t>();
+  R::Gather(wide, reinterpret_cast<__ubuf__ uint8_t*>(ha), index16, all16);
+  CHECK(wide.Lane(2) == 0x00u && wide.Lane(3) == 0x3Cu);
+  // GatherB: block b from byte offset index[b]; block 1 unselected keeps its bytes.
+  R::RegTensor<uint32_t> blocks;
+  R::Duplicate(blocks, 64u);  // every block from element 16 (byte 64)
+  R::Duplicate(x, -1.0f);
+  R::MaskReg skip1 = R::CreateMask<uint32_t, R::MaskPattern::ALL>();
+  skip1.Set<uint32_t>(1, false);
+  R::GatherB(x, a, blocks, skip1);
+  CHECK(x.Lane(0) == 16.0f && x.Lane(7) == 23.0f && x.Lane(8) == -1.0f && x.Lane(16) == 16.0f);
+  // Scatter lane i to element 2i + 384 (the even elements of a[384..511]).
+  R::Arange(index, 192u);
+  R::Muls(index, index, 2u, all32);
+  R::Arange(x, 1000.0f);
+  R::MaskReg first4 = R::CreateMask<float, R::MaskPattern::VL4>();
+  R::Scatter(a, x, index, first4);
+  CHECK(a[384] == 1000.0f && a[386] == 1001.0f && a[390] == 1003.0f && a[392] != 1004.0f);
+  // Squeeze keeps the selected lanes in order; the AR-form store writes their bytes at AR.
+  R::MaskReg odd = R::CreateMask<float, R::MaskPattern::ALL>();
+  for (uint32_t i = 0; i < 64; i += 2) odd.Set<float>(i, false);
+  R::RegTensor<float> packed;
+  R::Squeeze<float, R::GatherMaskMode::STORE_REG>(packed, x, odd);
+  CHECK(packed.Lane(0) == 1001.0f && packed.Lane(31) == 1063.0f && packed.Lane(32) == 0.0f);
+  R::ClearSpr<AscendC::SpecialPurposeReg::AR>();
+  R::UnalignRegForStore out;
+  __ubuf__ float* to = a + 448;
+  R::Squeeze<float, R::GatherMaskMode::STORE_REG>(packed, x, odd);
+  R::StoreUnAlign<float>(to, packed, out);
+  R::Squeeze<float, R::GatherMaskMode::STORE_REG>(packed, x, odd);
+  R::StoreUnAlign<float>(to, packed, out);
+  R::StoreUnAlignPost(to, out);
+  CHECK(a[448] == 1001.0f && a[479] == 1063.0f && a[480] == 1001.0f && a[511] == 1063.0f);
+  // PairReduceElem: lane i is x[2i] + x[2i+1] over the selected ones; the upper half zero.
+  R::RegTensor<float> pairs;
+  R::PairReduceElem(pairs, x, odd);  // only the odd lanes count
+  CHECK(pairs.Lane(0) == 1001.0f && pairs.Lane(31) == 1063.0f && pairs.Lane(32) == 0.0f);
+  R::PairReduceElem(pairs, x, R::CreateMask<float>());
+  CHECK(pairs.Lane(1) == 1002.0f + 1003.0f);
+  // Histograms: bytes 0..255 once each, then counted into the two bins.
+  R::RegTensor<uint8_t> bytes;
+  R::Arange(bytes, static_cast<uint8_t>(0));
+  R::RegTensor<uint16_t> low, high, cumulative;
+  R::Duplicate(low, static_cast<uint16_t>(0));
+  R::Duplicate(high, static_cast<uint16_t>(5));
+  R::Duplicate(cumulative, static_cast<uint16_t>(0));
+  R::MaskReg every8 = R::CreateMask<uint8_t>();
+  R::Histograms<uint8_t, uint16_t, R::HistogramsBinType::BIN0, R::HistogramsType::FREQUENCY>(
+      low, bytes, every8);
+  R::Histograms<uint8_t, uint16_t, R::HistogramsBinType::BIN1, R::HistogramsType::FREQUENCY>(
+      high, bytes, every8);
+  R::Histograms<uint8_t, uint16_t, R::HistogramsBinType::BIN1, R::HistogramsType::ACCUMULATE>(
+      cumulative, bytes, every8);
+  CHECK(low.Lane(0) == 1u && low.Lane(127) == 1u && high.Lane(0) == 6u);
+  CHECK(cumulative.Lane(0) == 1u && cumulative.Lane(9) == 10u && cumulative.Lane(127) == 128u);
+}
+
 __simd_vf__ inline void Counted(__ubuf__ float* a) {
   R::MaskReg all = R::CreateMask<float>();
   R::RegTensor<float> x;
@@ -288,6 +359,14 @@ static void Broken(const std::string& which, Ub& ub, GM_ADDR in, GM_ADDR out) {
   }
   if (which == "misaligned") R::LoadAlign(x, ub.a + 1);
   R::MaskReg mask;
+  R::RegTensor<uint32_t> far_index;
+  R::Duplicate(far_index, 1u << 20);
+  if (which == "gather-ub-past") R::Gather(x, ub.a, far_index, all);
+  R::UnalignRegForStore ureg;
+  if (which == "ar-unsqueezed") {
+    R::ClearSpr<AscendC::SpecialPurposeReg::AR>();
+    R::StoreUnAlign<float>(ub.a, x, ureg);
+  }
   if (which == "mask-misaligned") R::LoadAlign(mask, reinterpret_cast<__ubuf__ uint8_t*>(ub.a) + 16);
   float host[64] = {};
   if (which == "not-ub") R::LoadAlign(x, host);
@@ -325,6 +404,7 @@ int main(int argc, char** argv) {
                               Unaligned(ub.a);
                               Bits(ub.a);
                               MaskMoves(ub.a);
+                              ByIndex(ub.a, ub.ha);
                             }
                           });
   std::printf(failures == 0 ? "reg semantics ok\n" : "reg semantics FAILED\n");
@@ -388,6 +468,8 @@ TEST_F(AscendcRegTest, BadAddressesLayoutsAndHandOffsAreNamed) {
       {"misaligned", "vector-misaligned", "Reg::LoadAlign needs a 32-byte aligned UB address"},
       {"mask-misaligned", "vector-misaligned", "Reg::LoadAlign (mask) needs a 32-byte aligned"},
       {"not-ub", "ub-out-of-bounds", "outside the Unified Buffer"},
+      {"gather-ub-past", "ub-out-of-bounds", "Reg::Gather lane 0: index 1048576"},
+      {"ar-unsqueezed", "bad-argument", "no Squeeze<STORE_REG> before it"},
       {"past-ub", "ub-out-of-bounds", "Reg::StoreAlign writes 256 bytes"},
       {"layout", "bad-argument", "RegLayout 3"},
       {"no-pre", "bad-argument", "no LoadUnAlignPre initialised"},
