@@ -205,7 +205,8 @@ Command RegisterValidate(CLI::App& app, const ops::Registry& registry) {
       ->required();
   cmd->add_option("--candidate", flags->candidate,
                   "Candidate kernel source (C++), or with --target ascendc a sample's directory "
-                  "(kernel file + host main.cpp launching it with ICPU_RUN_KF)");
+                  "(kernel file + host main.cpp launching it with ICPU_RUN_KF), or one program "
+                  "file (with its main()) of a directory holding several");
   cmd->add_option("--package", flags->package,
                   "An Ascend C operator package (op_host/ + op_kernel/) instead of --candidate; "
                   "every dtype combination of its OpDef is validated (--target ascendc)");

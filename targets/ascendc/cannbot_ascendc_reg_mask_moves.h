@@ -1,6 +1,7 @@
 // cannbot_ascendc_reg_mask_moves.h: moving a MaskReg between the Unified Buffer and the
 // register file, from the public API pages "MaskReg搬入（LoadAlign）" and
-// "MaskReg搬出（StoreAlign）" (Reg矢量计算).
+// "MaskReg搬出（StoreAlign）" (Reg矢量计算), and making one from a register's bits
+// ("MaskReg搬入（MaskGenWithRegTensor）").
 //
 // In the UB a mask is a bit string, one bit per byte of a vector register (VL/8 = 32 bytes for
 // a 256-byte register), bit i of byte j being register byte 8j + i. A load reads it
@@ -103,6 +104,19 @@ inline void StoreAlign(__ubuf__ T*& dstAddr, MaskReg& mask, int32_t offset) {
 template <typename T = DefaultType, MaskDist dist = MaskDist::DIST_NORM>
 inline void StoreAlign(__ubuf__ T* dstAddr, MaskReg& mask, AddrReg offset) {
   StoreAlign<T, dist>(cannbot_detail::Offset(dstAddr, offset), mask);
+}
+
+// MaskGenWithRegTensor<T, offset>(dst, src) (its page, "MaskReg搬入"): block `offset` of src
+// (16 bytes for b16, 8 for b32), each bit taken for the 2 or 4 register bytes of one element.
+template <typename T = DefaultType, int16_t offset, typename U>
+inline void MaskGenWithRegTensor(MaskReg& dst, U& srcReg) {
+  constexpr uint32_t kWidth = sizeof(typename U::ElementType);
+  static_assert(kWidth == 2 || kWidth == 4, "Reg::MaskGenWithRegTensor takes b16 or b32");
+  static_assert(offset >= 0 && offset < static_cast<int16_t>(kVl / (kVl / 8 / kWidth)),
+                "Reg::MaskGenWithRegTensor's offset is 0..15 for b16, 0..31 for b32");
+  const unsigned char* block = srcReg.cb_bytes + offset * (kVl / 8 / kWidth);
+  for (uint32_t b = 0; b < kVl; ++b) dst.cb_bits[b] = cannbot_detail::UbBit(block, b / kWidth);
+  cannbot_detail::CountRegInstruction(false);
 }
 
 }  // namespace Reg

@@ -254,6 +254,13 @@ __simd_vf__ inline void MaskMoves(__ubuf__ float* a) {
   R::MaskReg back;
   R::LoadAlign(back, bits, R::CreateAddrReg<uint8_t>(2, 32));  // bits + 64
   CHECK(back.Active<float>(7) && !back.Active<float>(8));
+  // A mask from a register's bits: block 1 (bytes 8..15) of a b32 register, a bit per float.
+  R::RegTensor<uint32_t> flags;
+  R::Duplicate(flags, 0u);
+  flags.SetLane<uint32_t>(2, 0x5u);  // bits 0 and 2 of block 1: floats 0 and 2
+  R::MaskReg from_bits;
+  R::MaskGenWithRegTensor<uint32_t, 1>(from_bits, flags);
+  CHECK(from_bits.Active<float>(0) && !from_bits.Active<float>(1) && from_bits.Active<float>(2));
 }
 
 __simd_vf__ inline void ByIndex(__ubuf__ float* a, __ubuf__ half* ha) {

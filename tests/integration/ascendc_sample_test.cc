@@ -394,6 +394,42 @@ TEST_F(SampleTest, AChevronLaunchPicksItsKernelByTheArgumentsAsTheCompilerDoes) 
       << unpicked.status().ToString();
 }
 
+TEST_F(SampleTest, OneProgramOfADirectoryHoldingAProgramPerScenarioIsNamedByItsFile) {
+  // Two programs side by side, each with its own main() (the public examples' layout when a
+  // build picks one file per scenario): the directory is ambiguous, each file is a sample.
+  auto program = ReadFile(SourcePath("examples/ascendc/samples/add_program/add_program.asc"));
+  ASSERT_TRUE(program.ok());
+  TempDir dir = std::move(TempDir::Create("cannbot-sample-test")).value();
+  ASSERT_TRUE(WriteFile(dir.File("scenario_1.asc"), *program).ok());
+  std::string second = *program;
+  second.replace(second.find("AscendC::Add(z, x, y, TILE);"), 28, "AscendC::Sub(z, x, y, TILE);");
+  ASSERT_TRUE(WriteFile(dir.File("scenario_2.asc"), second).ok());
+  auto both = ascendc::LoadSample(dir.path());
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.status().message().find("several files define main()"), std::string::npos)
+      << both.status().ToString();
+
+  EXPECT_TRUE(ascendc::LooksLikeSample(dir.File("scenario_1.asc")));
+  auto first = ascendc::LoadSample(dir.File("scenario_1.asc"));
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->kernel_file, "scenario_1.asc");
+  ExpectPassed(Check(*first), "a=float32 b=float32 y=float32", "8 blocks, shape n=16384");
+  auto other = ascendc::LoadSample(dir.File("scenario_2.asc"));
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  EXPECT_EQ(other->host_file, "scenario_2.asc");
+  for (const auto& [name, text] : other->files) EXPECT_NE(name, "scenario_1.asc");
+
+  // A file without main() is a kernel file, not a program.
+  ASSERT_TRUE(WriteFile(dir.File("kernel_only.cpp"), "extern \"C\" void k() {}\n").ok());
+  EXPECT_FALSE(ascendc::LooksLikeSample(dir.File("kernel_only.cpp")));
+  auto not_program = ascendc::LoadSample(dir.File("kernel_only.cpp"));
+  ASSERT_FALSE(not_program.ok());
+  EXPECT_NE(not_program.status().message().find("is not a .cpp, .cc or .asc file that defines "
+                                                "main()"),
+            std::string::npos)
+      << not_program.status().ToString();
+}
+
 TEST_F(SampleTest, ABfloat16ProgramIsReplayedWithBfloat16Tensors) {
   auto program = ascendc::LoadSample(SourcePath("examples/ascendc/samples/add_program_bf16"));
   ASSERT_TRUE(program.ok()) << program.status().ToString();

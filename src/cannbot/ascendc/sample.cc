@@ -29,6 +29,12 @@ bool IsUnit(const std::string& name) {
   return false;
 }
 
+// Whether a unit's code (comments removed) defines or declares main().
+bool HasMain(const std::string& code) {
+  static const std::regex kMain(R"(\bmain\s*\()");
+  return std::regex_search(code, kMain);
+}
+
 // The host program's data files (input/*.bin), which its CPU-debug branch reads.
 Status ReadData(const std::string& dir, PackageFiles* data) {
   std::error_code error;
@@ -171,8 +177,35 @@ std::string Sample::Describe() const {
          ")";
 }
 
+// One program file of a directory that holds several (a program per scenario, each with its
+// main()): the directory, without the other units that define main().
+Result<Sample> LoadSampleProgram(const fs::path& file) {
+  const std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
+  const std::string name = file.filename().string();
+  PackageFiles files, data;
+  CANNBOT_RETURN_IF_ERROR(ReadSourceTree(dir, ".", &files));
+  CANNBOT_RETURN_IF_ERROR(ReadData(dir, &data));
+  const auto self = std::find_if(files.begin(), files.end(),
+                                 [&](const auto& f) { return f.first == name; });
+  if (self == files.end() || !HasMain(WithoutComments(self->second))) {
+    return Status::InvalidArgument("the sample program " + file.string() +
+                                   " is not a .cpp, .cc or .asc file that defines main()");
+  }
+  files.erase(std::remove_if(files.begin(), files.end(),
+                             [&](const auto& f) {
+                               return f.first != name && IsUnit(f.first) &&
+                                      HasMain(WithoutComments(f.second));
+                             }),
+              files.end());
+  return SampleFromFiles(dir, std::move(files), std::move(data));
+}
+
 bool LooksLikeSample(const std::string& dir) {
   std::error_code error;
+  if (fs::is_regular_file(dir, error) && IsUnit(fs::path(dir).filename().string())) {
+    auto text = ReadFile(dir, kMaxFileBytes);  // a program file: one that defines main()
+    return text.ok() && HasMain(WithoutComments(*text));
+  }
   if (!fs::is_directory(dir, error) || fs::exists(fs::path(dir) / "op_host", error)) return false;
   for (const auto& entry : fs::directory_iterator(dir, error)) {
     if (IsUnit(entry.path().filename().string())) return true;
@@ -182,6 +215,7 @@ bool LooksLikeSample(const std::string& dir) {
 
 Result<Sample> LoadSample(const std::string& dir) {
   std::error_code error;
+  if (fs::is_regular_file(dir, error)) return LoadSampleProgram(dir);
   if (!fs::is_directory(dir, error)) {
     return Status::InvalidArgument("the sample " + dir + " is not a directory");
   }
@@ -211,7 +245,6 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
   s.files = std::move(files);
   s.data = std::move(data);
   static const std::regex kDefinition(std::string(R"(extern\s+"C"\s+)") + kKernelDefinition);
-  static const std::regex kMain(R"(\bmain\s*\()");
   std::vector<std::string> kernels, hosts, unlinked, mains;
   std::vector<std::pair<std::string, std::string>> launches;  // {file, kernel} per <<<>>>
   std::map<std::string, std::pair<std::string, std::string>> defined;  // name: {file, params}
@@ -230,7 +263,7 @@ Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, Packa
     } else if (!all.empty()) {
       unlinked.push_back(name + " (" + all.front().first + ")");
     }
-    const bool has_main = std::regex_search(code, kMain);
+    const bool has_main = HasMain(code);
     if (has_main) mains.push_back(name);
     const bool cpu_debug = code.find("ICPU_RUN_KF") != std::string::npos;
     const bool board = code.find("ACLRT_LAUNCH_KERNEL") != std::string::npos;

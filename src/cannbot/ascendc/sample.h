@@ -66,13 +66,16 @@ struct Sample {
 // naming the first bad one.
 Result<std::vector<std::string>> ParseSampleDefines(const std::vector<std::string>& given);
 
-// Whether DIR looks like a sample (a directory without op_host/ that holds a .cpp).
-bool LooksLikeSample(const std::string& dir);
+// Whether PATH looks like a sample: a directory without op_host/ that holds a .cpp, .cc or
+// .asc, or one such file that defines main() (one program of a directory that holds several,
+// as examples with a program per scenario do).
+bool LooksLikeSample(const std::string& path);
 
-// Reads DIR. InvalidArgument (naming the file and the cause): no kernel entry definition or
-// several, no host file with ICPU_RUN_KF or ACLRT_LAUNCH_KERNEL or several, files too large or
-// not text.
-Result<Sample> LoadSample(const std::string& dir);
+// Reads PATH, a directory, or a program file in one: its directory without the other files
+// that define main(). InvalidArgument (naming the file and the cause): no kernel entry
+// definition or several, no host file with ICPU_RUN_KF or ACLRT_LAUNCH_KERNEL or several,
+// files too large or not text, a file that defines no main().
+Result<Sample> LoadSample(const std::string& path);
 // The same from files already read (`dir` labels it in messages): a sample sent with a job,
 // or one with a suggestion's changes applied.
 Result<Sample> SampleFromFiles(const std::string& dir, PackageFiles files, PackageFiles data = {});
