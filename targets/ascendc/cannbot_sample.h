@@ -97,14 +97,15 @@ void Describe(size_t index, size_t* gm_seen, const A& arg) {
       Fail("argument %zu of the kernel launch is a pointer AscendC::GmAlloc (or aclrtMalloc) "
            "did not return (GM arguments must be whole device allocations)", index);
     }
+    const bool past_tensors = *gm_seen >= CANNBOT_SAMPLE_TENSORS;
+    if (past_tensors && a->bytes > kMaxRecordedBytes) {  // said before the line starts
+      Fail("argument %zu (%llu bytes) is past the op's %d tensors, so cannbot keeps its "
+           "bytes as the sample filled them; more than %llu bytes is not a tiling buffer",
+           index, static_cast<unsigned long long>(a->bytes), CANNBOT_SAMPLE_TENSORS,
+           static_cast<unsigned long long>(kMaxRecordedBytes));
+    }
     std::printf("cannbot-sample-arg: %zu gm %llu ", index, static_cast<unsigned long long>(a->bytes));
-    if (*gm_seen >= CANNBOT_SAMPLE_TENSORS) {
-      if (a->bytes > kMaxRecordedBytes) {
-        Fail("argument %zu (%llu bytes) is past the op's %d tensors, so cannbot keeps its "
-             "bytes as the sample filled them; more than %llu bytes is not a tiling buffer",
-             index, static_cast<unsigned long long>(a->bytes), CANNBOT_SAMPLE_TENSORS,
-             static_cast<unsigned long long>(kMaxRecordedBytes));
-      }
+    if (past_tensors) {
       PrintHex(a->data, a->bytes);
     } else {
       std::printf("-");

@@ -520,7 +520,7 @@ TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
   auto registers = EditedSample(
       "add_program", {{"template <typename T, uint32_t TILE>\nclass TiledAdd {",
                        "__simd_vf__ inline void Widen(__ubuf__ float* p) {\n"
-                       "  AscendC::Reg::HistogramsType kind;\n}\n"
+                       "  AscendC::Reg::RegTensor<float> v;\n  AscendC::Reg::Unsqueeze(v, v);\n}\n"
                        "template <typename T, uint32_t TILE>\nclass TiledAdd {"}});
   ASSERT_TRUE(registers.ok()) << registers.status().ToString();
   auto unknown = Check(*registers);
@@ -529,6 +529,17 @@ TEST_F(SampleTest, HostProgramsThatCannotBeRunGetOneClearError) {
                                             "AscendC::Reg, cannbot emulates the ones"),
             std::string::npos)
       << unknown.status().ToString();
+
+  // A large GM buffer past the op's tensors (the program's third for a unary op) is not taken
+  // for a tiling: said on a line of its own, not run into the launch's record.
+  auto large = EditedSample("add_program", {{"constexpr uint32_t kTotal = 8 * 2048;",
+                                             "constexpr uint32_t kTotal = 8 * 4096;"}});
+  ASSERT_TRUE(large.ok()) << large.status().ToString();
+  auto past = Check(*large, std::nullopt, "relu");
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.status().message().find("argument 2 (131072 bytes) is past the op's 2 tensors"),
+            std::string::npos)
+      << past.status().ToString();
 
   // A host program that returns before its launch.
   auto early = EditedSample("add_custom", {{"  ICPU_RUN_KF(", "  return 1;\n  ICPU_RUN_KF("}});
