@@ -98,6 +98,7 @@ using __bf16 = bfloat16_t;
 #include "cannbot_ascendc_reduce.h"
 #include "cannbot_ascendc_repeat.h"
 #include "cannbot_ascendc_math.h"
+#include "cannbot_ascendc_math_unary.h"
 #include "cannbot_ascendc_nn.h"
 #include "cannbot_ascendc_bitwise.h"
 #include "cannbot_ascendc_reduce_by_type.h"
@@ -139,6 +140,17 @@ inline void LoadTiling(T* out, const void* tiling) {
 // emulation does the same. ascendc_assert is the documented check that stays in NPU builds:
 // a false condition stops the launch as the "assert" rule, naming the condition.
 #define ASSERT(...)
+// ASCENDC_ASSERT(cond, behavior): the CPU-debug build's check (the NPU build drops it): a false
+// condition runs `behavior` (usually a KERNEL_LOG) and stops the launch as the "assert" rule.
+#define ASCENDC_ASSERT(cond, behavior)                                                    \
+  do {                                                                                    \
+    if (!(cond)) {                                                                        \
+      behavior;                                                                           \
+      ::cannbot_ascendc::Violation("assert", "ASCENDC_ASSERT(%s) failed", #cond);         \
+    }                                                                                     \
+  } while (0)
+// KERNEL_LOG(KERNEL_ERROR, format, ...): a log line, printed as AscendC::printf prints.
+#define KERNEL_LOG(level, format, ...) ::AscendC::printf("[" #level "] " format "\n", ##__VA_ARGS__)
 #define ascendc_assert(cond, ...)                                                        \
   do {                                                                                   \
     if (!(cond)) ::cannbot_ascendc::Violation("assert", "ascendc_assert(%s) failed", #cond); \

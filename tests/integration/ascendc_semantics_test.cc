@@ -85,6 +85,22 @@ static void FloatBody(GM_ADDR x) {
   CHECK(std::fabs(w.GetValue(4) - 1.0f / (1.0f + std::exp(-2.0f))) < 1e-6f);
   Sigmoid(w, f, 8);
   CHECK(std::fabs(w.GetValue(3) - 0.5f) < 1e-7f);
+  // The rounding functions on the pages' examples: Round half away from zero, Rint half to
+  // even, Frac keeping the sign.
+  f.SetValue(0, 3.5f);
+  f.SetValue(1, -3.4f);
+  f.SetValue(2, 2.5f);
+  f.SetValue(3, -258.41888f);
+  Round(w, f, 4);
+  CHECK(w.GetValue(0) == 4.0f && w.GetValue(1) == -3.0f && w.GetValue(2) == 3.0f);
+  Rint(w, f, 4);
+  CHECK(w.GetValue(0) == 4.0f && w.GetValue(2) == 2.0f);
+  Frac<float, false>(w, f, 4);
+  CHECK(std::fabs(w.GetValue(3) + 0.41888f) < 1e-4f && w.GetValue(0) == 0.5f);
+  Sign(w, f, 4);
+  CHECK(w.GetValue(1) == -1.0f && w.GetValue(2) == 1.0f);
+  Acosh<float>(w, f, 1);
+  CHECK(std::fabs(w.GetValue(0) - std::acosh(3.5f)) < 1e-6f);
 
   // ReduceSum over 130 floats: pairwise inside each 64-float repeat, repeats added in order.
   for (int i = 0; i < 130; ++i) f.SetValue(i, static_cast<float>(i + 1));
