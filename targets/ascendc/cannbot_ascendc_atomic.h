@@ -27,7 +27,7 @@ namespace cannbot_detail {
 template <typename T>
 inline T CombineAtomic(cannbot_ascendc::AtomicOp op, T old_value, T value) {
   using Op = cannbot_ascendc::AtomicOp;
-  if constexpr (std::is_integral<T>::value) {
+  if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value) {
     using U = typename std::make_unsigned<T>::type;  // wraps, never undefined
     if (op == Op::kAdd) return static_cast<T>(static_cast<U>(old_value) + static_cast<U>(value));
   } else {

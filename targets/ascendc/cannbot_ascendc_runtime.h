@@ -36,21 +36,9 @@ namespace cannbot_ascendc {
 constexpr uint32_t kBlockBytes = 32;    // one DataBlock: the unit of copies and UB addresses
 constexpr uint32_t kRepeatBytes = 256;  // one vector repeat
 constexpr uint32_t kUbBytes = CANNBOT_UB_BYTES;
-// The cube unit's memories (a 910B-class AI core's, unless the device profile says otherwise):
-// L1 holds A1/B1/C1 buffers, L0A the left operand (A2), L0B the right one (B2), L0C the
-// results (CO1), the bias table C2.
-#ifndef CANNBOT_L1_BYTES
-#define CANNBOT_L1_BYTES 524288
-#endif
-#ifndef CANNBOT_L0A_BYTES
-#define CANNBOT_L0A_BYTES 65536
-#endif
-#ifndef CANNBOT_L0B_BYTES
-#define CANNBOT_L0B_BYTES 65536
-#endif
-#ifndef CANNBOT_L0C_BYTES
-#define CANNBOT_L0C_BYTES 131072
-#endif
+// The cube unit's memories (CANNBOT_L1_BYTES ... in cannbot_tiling.h): L1 holds A1/B1/C1
+// buffers, L0A the left operand (A2), L0B the right one (B2), L0C the results (CO1), the bias
+// table C2.
 constexpr uint32_t kBiasTableBytes = 1024;
 enum Memory : uint8_t { kMemUb = 0, kMemL1, kMemL0A, kMemL0B, kMemL0C, kMemBias, kMemCount };
 constexpr uint32_t kMemoryBytes[kMemCount] = {kUbBytes,          CANNBOT_L1_BYTES,

@@ -44,6 +44,8 @@
 #include <utility>
 #include <vector>
 
+#include "cannbot_tiling.h"  // the device figures the build passes (CANNBOT_VECTOR_CORES, ...)
+
 namespace ge {
 
 using graphStatus = uint32_t;
@@ -281,6 +283,20 @@ struct PlatFormInfos {
   uint64_t l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0;
   uint64_t l2_bytes = 0;
 };
+// The device cannbot emulates: the device profile's figures, as the build defines them
+// (ascendc::CompileDefines; cannbot_tiling.h has the 910B's where a build passes none).
+inline PlatFormInfos EmulatedPlatform() {
+  PlatFormInfos p;
+  p.vector_cores = CANNBOT_VECTOR_CORES;
+  p.cube_cores = CANNBOT_VECTOR_CORES / 2;
+  p.ub_bytes = CANNBOT_UB_BYTES;
+  p.l1_bytes = CANNBOT_L1_BYTES;
+  p.l0a_bytes = CANNBOT_L0A_BYTES;
+  p.l0b_bytes = CANNBOT_L0B_BYTES;
+  p.l0c_bytes = CANNBOT_L0C_BYTES;
+  p.l2_bytes = 192ull * 1024 * 1024;
+  return p;
+}
 }  // namespace fe
 
 namespace gert {
@@ -455,6 +471,18 @@ class PlatformAscendC {
 
  private:
   const fe::PlatFormInfos* info_;
+};
+
+// PlatformAscendCManager::GetInstance([socVersion]): host code outside a tiling function (a
+// sample's main) asks for the platform here; it is the emulated device whatever SoC is named.
+class PlatformAscendCManager {
+ public:
+  static PlatformAscendC* GetInstance(const char* socVersion = nullptr) {
+    (void)socVersion;
+    static const fe::PlatFormInfos infos = fe::EmulatedPlatform();
+    static PlatformAscendC platform(&infos);
+    return &platform;
+  }
 };
 
 }  // namespace platform_ascendc

@@ -174,7 +174,20 @@ CANNBOT_HOST_TMP_SIZE(Acosh)
 CANNBOT_HOST_TMP_SIZE(Atanh)
 CANNBOT_HOST_TMP_SIZE(Erf)
 CANNBOT_HOST_TMP_SIZE(Erfc)
+CANNBOT_HOST_TMP_SIZE(Xor)
+CANNBOT_HOST_TMP_SIZE(Clamp)
 #undef CANNBOT_HOST_TMP_SIZE
+// The newer pages' form, which takes the platform first (Rint, Fma).
+#define CANNBOT_HOST_TMP_SIZE_ON(Name)                                                         \
+  inline void Get##Name##MaxMinTmpSize(const platform_ascendc::PlatformAscendC&,                \
+                                       const ge::Shape& srcShape, const uint32_t typeSize,      \
+                                       const bool isReuseSource, uint32_t& maxValue,            \
+                                       uint32_t& minValue) {                                    \
+    GetCeilMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);                \
+  }
+CANNBOT_HOST_TMP_SIZE_ON(Rint)
+CANNBOT_HOST_TMP_SIZE_ON(Fma)
+#undef CANNBOT_HOST_TMP_SIZE_ON
 
 // TensorShape: the high-level APIs' host shape, documented as an alias of ge::Shape.
 using TensorShape = ge::Shape;
@@ -204,11 +217,17 @@ inline void GetSwishTmpSize(const TensorShape& srcShape, const uint32_t typeSize
   GetSwishMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
 }
 
-// Sum and Mean over rows of n elements: no tiling struct, only the temporary sizes.
-inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t, const uint32_t, const bool,
-                                uint32_t& maxValue, uint32_t& minValue) {
+// Sum and Mean over rows of n elements: no tiling struct, only the temporary sizes. Sum's
+// page takes (n, typeSize, isReuseSource, ...); the form with a second type size stays for
+// code written against it.
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t, const bool, uint32_t& maxValue,
+                                uint32_t& minValue) {
   minValue = 32u;
   maxValue = n * 4u + 32u;
+}
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const uint32_t,
+                                const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  GetSumMaxMinTmpSize(n, typeSize, isReuseSource, maxValue, minValue);
 }
 inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t, const uint32_t, const bool,
                                  uint32_t& maxValue, uint32_t& minValue) {

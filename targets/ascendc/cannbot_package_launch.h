@@ -186,14 +186,7 @@ inline Prepared Tile(const Request& r) {
     ctx.input_tensors_.push_back(t);
   }
   detail::FillAttrs(*def, r, &ctx.attrs_);
-  ctx.platform_.vector_cores = CANNBOT_VECTOR_CORES;
-  ctx.platform_.cube_cores = CANNBOT_VECTOR_CORES / 2;
-  ctx.platform_.ub_bytes = CANNBOT_UB_BYTES;
-  ctx.platform_.l1_bytes = CANNBOT_L1_BYTES;
-  ctx.platform_.l0a_bytes = CANNBOT_L0A_BYTES;
-  ctx.platform_.l0b_bytes = CANNBOT_L0B_BYTES;
-  ctx.platform_.l0c_bytes = CANNBOT_L0C_BYTES;
-  ctx.platform_.l2_bytes = 192ull * 1024 * 1024;
+  ctx.platform_ = fe::EmulatedPlatform();
 
   // The raw tiling buffer, with guard bytes behind it: a tiling function that writes past its
   // capacity is caught here instead of corrupting the launch.

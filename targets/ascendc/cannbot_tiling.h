@@ -24,6 +24,19 @@
 #ifndef CANNBOT_QUE_BUFFERS_PER_POSITION
 #define CANNBOT_QUE_BUFFERS_PER_POSITION 8  // queue buffers on one TPosition (Atlas A2)
 #endif
+// The cube unit's memories of a 910B-class AI core: L1, L0A, L0B, L0C.
+#ifndef CANNBOT_L1_BYTES
+#define CANNBOT_L1_BYTES 524288
+#endif
+#ifndef CANNBOT_L0A_BYTES
+#define CANNBOT_L0A_BYTES 65536
+#endif
+#ifndef CANNBOT_L0B_BYTES
+#define CANNBOT_L0B_BYTES 65536
+#endif
+#ifndef CANNBOT_L0C_BYTES
+#define CANNBOT_L0C_BYTES 131072
+#endif
 
 // Bytes in the opaque tiling area; the kernel casts it to its own struct.
 // 2048: the documented default of an operator's tiling data (max_tiling_data_size).

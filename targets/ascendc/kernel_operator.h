@@ -99,6 +99,7 @@ using __bf16 = bfloat16_t;
 #include "cannbot_ascendc_repeat.h"
 #include "cannbot_ascendc_math.h"
 #include "cannbot_ascendc_math_unary.h"
+#include "cannbot_ascendc_math_binary.h"
 #include "cannbot_ascendc_nn.h"
 #include "cannbot_ascendc_bitwise.h"
 #include "cannbot_ascendc_reduce_by_type.h"

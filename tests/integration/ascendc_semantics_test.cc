@@ -241,6 +241,41 @@ static void AtomicBody(GM_ADDR out) {
     BroadCast<float, 2, 0>(b, f, dst, row);
     CHECK(b.GetValue(0) == 1.0f && b.GetValue(2) == 3.0f && b.GetValue(3) == 1.0f &&
           b.GetValue(5) == 3.0f);
+    // The multi-operand math functions: Clamp with a scalar and a tensor bound, the one-sided
+    // clamps, Fma, and the integer and logical ones.
+    f.SetValue(0, -5.0f);
+    f.SetValue(1, 0.5f);
+    f.SetValue(2, 9.0f);
+    b.SetValue(0, 1.0f);
+    b.SetValue(1, 1.0f);
+    b.SetValue(2, 4.0f);
+    TBuf<TPosition::VECCALC> more;
+    pipe.InitBuffer(more, 512);
+    LocalTensor<float> c = more.GetWithOffset<float>(8, 0);
+    Clamp(c, f, 0.0f, b, 3);
+    CHECK(c.GetValue(0) == 0.0f && c.GetValue(1) == 0.5f && c.GetValue(2) == 4.0f);
+    ClampMax<float>(c, f, 1.0f, 3);
+    CHECK(c.GetValue(0) == -5.0f && c.GetValue(2) == 1.0f);
+    ClampMin<float>(c, f, 1.0f, 3);
+    CHECK(c.GetValue(0) == 1.0f && c.GetValue(2) == 9.0f);
+    Fma(c, f, b, b, 3);  // f * b + b
+    CHECK(c.GetValue(0) == -4.0f && c.GetValue(2) == 40.0f);
+    LocalTensor<int32_t> m = more.GetWithOffset<int32_t>(8, 32);
+    LocalTensor<int32_t> k = more.GetWithOffset<int32_t>(8, 64);
+    m.SetValue(0, 0b1100);
+    k.SetValue(0, 0b1010);
+    m.SetValue(1, 0);
+    k.SetValue(1, 7);
+    LocalTensor<int32_t> r = more.GetWithOffset<int32_t>(8, 96);
+    BitwiseAnd(r, m, k, 2);
+    CHECK(r.GetValue(0) == 0b1000);
+    Xor<int32_t>(r, m, k, 2);
+    CHECK(r.GetValue(0) == 0b0110 && r.GetValue(1) == 7);
+    LocalTensor<bool> truth = more.GetWithOffset<bool>(32, 128);
+    LogicalAnd(truth, m, k, 2);
+    CHECK(truth.GetValue(0) && !truth.GetValue(1));
+    LogicalOr(truth, m, k, 2);
+    CHECK(truth.GetValue(1));
   }
   AscendCUtils::SetMask<float>(8);
   CHECK(cannbot_ascendc::R().vector_mask().low == 0xFFu);
