@@ -60,7 +60,8 @@ Result<validator::ValidatorConfig> MakeConfig(const ValidateFlags& flags, std::s
   CANNBOT_ASSIGN_OR_RETURN(config::Config settings,
                            LoadCommandConfig(flags.config_file, flags.insecure_sandbox,
                                              flags.device_profile));
-  CANNBOT_ASSIGN_OR_RETURN(validator::ValidatorConfig config, engine::MakeValidatorConfig(settings));
+  CANNBOT_ASSIGN_OR_RETURN(validator::ValidatorConfig config,
+                           engine::MakeValidatorConfig(settings));
   if (!flags.compiler.empty()) config.compiler.compiler = flags.compiler;
   if (!flags.cflags.empty()) config.compiler.flags = SplitFlags(flags.cflags);
   config.compiler.use_cache = !flags.no_cache;

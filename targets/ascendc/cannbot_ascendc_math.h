@@ -113,6 +113,7 @@ CANNBOT_ASCENDC_LOG_FUNCTION(Log10, 0.4342944819032518f, 1)
 #undef CANNBOT_ASCENDC_LOG_FUNCTION
 
 // The whole-tensor forms the library documents beside the count forms: the count is src's size.
+// (Kept defined: cannbot_ascendc_math_unary.h gives its functions the same forms.)
 #define CANNBOT_ASCENDC_WHOLE_TENSOR(Name)                                                    \
   template <typename T, bool... kOptions>                                                    \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src) {                    \
@@ -130,7 +131,6 @@ CANNBOT_ASCENDC_WHOLE_TENSOR(FasterGelu)
 CANNBOT_ASCENDC_WHOLE_TENSOR(Log)
 CANNBOT_ASCENDC_WHOLE_TENSOR(Log2)
 CANNBOT_ASCENDC_WHOLE_TENSOR(Log10)
-#undef CANNBOT_ASCENDC_WHOLE_TENSOR
 
 // ArithProgression: dst[i] = firstValue + i * diffValue for i < count, built as documented:
 // up to 8 elements by the scalar unit, then Adds of 8 x diffValue block by block to 64, then

@@ -39,15 +39,7 @@ inline float FracOf(float x) { return x - std::trunc(x); }
                    const LocalTensor<uint8_t>&, uint32_t count) {                            \
     Name<T>(dst, src, count);                                                                \
   }                                                                                          \
-  template <typename T, bool... kOptions>                                                    \
-  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src) {                    \
-    Name<T>(dst, src, static_cast<uint32_t>(src.GetSize()));                                 \
-  }                                                                                          \
-  template <typename T, bool... kOptions>                                                    \
-  inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                     \
-                   const LocalTensor<uint8_t>&) {                                            \
-    Name<T>(dst, src, static_cast<uint32_t>(src.GetSize()));                                 \
-  }
+  CANNBOT_ASCENDC_WHOLE_TENSOR(Name)
 CANNBOT_ASCENDC_UNARY_FUNCTION(Ceil, 2, 0, std::ceil)
 CANNBOT_ASCENDC_UNARY_FUNCTION(Floor, 2, 0, std::floor)
 CANNBOT_ASCENDC_UNARY_FUNCTION(Round, 2, 0, std::round)

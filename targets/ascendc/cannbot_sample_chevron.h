@@ -85,7 +85,9 @@ struct Chevron {
                   "cannbot cannot tell which kernel this <<<>>> launch calls: no void function "
                   "of that name takes these arguments, and no template of it is deduced from "
                   "their types; write the kernel's template arguments at the launch");
-    if constexpr (!std::is_same_v<S, NoSignature>) Launch(cast(S{}), name(S{}), std::forward<A>(args)...);
+    if constexpr (!std::is_same_v<S, NoSignature>) {
+      Launch(cast(S{}), name(S{}), std::forward<A>(args)...);
+    }
   }
 
  private:

@@ -374,7 +374,8 @@ static void Broken(const std::string& which, Ub& ub, GM_ADDR in, GM_ADDR out) {
     R::ClearSpr<AscendC::SpecialPurposeReg::AR>();
     R::StoreUnAlign<float>(ub.a, x, ureg);
   }
-  if (which == "mask-misaligned") R::LoadAlign(mask, reinterpret_cast<__ubuf__ uint8_t*>(ub.a) + 16);
+  __ubuf__ uint8_t* bytes = reinterpret_cast<__ubuf__ uint8_t*>(ub.a);
+  if (which == "mask-misaligned") R::LoadAlign(mask, bytes + 16);
   float host[64] = {};
   if (which == "not-ub") R::LoadAlign(x, host);
   __ubuf__ float* end = reinterpret_cast<__ubuf__ float*>(

@@ -91,8 +91,8 @@ TEST_F(SampleTest, AChevronLaunchPicksItsKernelByTheArgumentsAsTheCompilerDoes) 
             std::string::npos)
       << unpicked.status().ToString();
   // The launch's own line (the kernel and the struct above it add 12 lines to the file).
-  EXPECT_NE(unpicked.status().message().find("(from add_program.asc:" +
-                                             std::to_string(LineOf("add_program", "><<<") + 12) + ")"),
+  const std::string launch_line = std::to_string(LineOf("add_program", "><<<") + 12);
+  EXPECT_NE(unpicked.status().message().find("(from add_program.asc:" + launch_line + ")"),
             std::string::npos)
       << unpicked.status().ToString();
 }

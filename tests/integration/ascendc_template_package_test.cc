@@ -119,7 +119,8 @@ TEST_F(TemplatePackageTest, TheConfiguredDeviceReachesTheTilingAndTheKernel) {
         "              return ge::GRAPH_FAILED);\n"},
        {"#include \"kernel_operator.h\"\n",
         "#include \"kernel_operator.h\"\n"
-        "static_assert(AscendC::TOTAL_UB_SIZE == 131072, \"the kernel sees the device's UB\");\n"}});
+        "static_assert(AscendC::TOTAL_UB_SIZE == 131072,\n"
+        "              \"the kernel sees the device's UB\");\n"}});
   validator::ValidatorConfig config = testing::TestConfig();
   config.device.name = "Test NPU";
   config.device.vector_cores = 40;

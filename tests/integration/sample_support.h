@@ -27,10 +27,12 @@ class SampleTest : public testing::BuiltInValidatorTest {
   // examples/ascendc/samples/NAME copied to a private directory with `edits` applied.
   Result<ascendc::Sample> EditedSample(const std::string& name, const testing::TextEdits& edits) {
     CANNBOT_ASSIGN_OR_RETURN(ascendc::Sample sample,
-                             ascendc::LoadSample(testing::SourcePath("examples/ascendc/samples/" + name)));
+                             ascendc::LoadSample(
+                                 testing::SourcePath("examples/ascendc/samples/" + name)));
     for (auto& [path, text] : sample.files) {
       for (const auto& [from, to] : edits) {
-        for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        for (size_t at = text.find(from); at != std::string::npos;
+             at = text.find(from, at + to.size())) {
           text.replace(at, from.size(), to);
         }
       }
@@ -78,7 +80,8 @@ class SampleTest : public testing::BuiltInValidatorTest {
     for (const auto& [path, body] : sample->files) {
       if (path != sample->kernel_file) continue;
       const size_t at = body.find(text);
-      return at == std::string::npos ? 0 : 1 + static_cast<int>(std::count(body.begin(), body.begin() + at, '\n'));
+      if (at == std::string::npos) return 0;
+      return 1 + static_cast<int>(std::count(body.begin(), body.begin() + at, '\n'));
     }
     return 0;
   }

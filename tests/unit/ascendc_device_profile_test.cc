@@ -56,7 +56,8 @@ TEST(AscendcDeviceProfileTest, TheConfigsDeviceFileBecomesTheValidatorsDevice) {
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   EXPECT_EQ(plain->device.ub_bytes, Ascend910BProfile().ub_bytes);
 
-  config.ascendc_device = std::string(CANNBOT_SOURCE_DIR) + "/examples/ascendc/devices/ascend950.toml";
+  config.ascendc_device =
+      std::string(CANNBOT_SOURCE_DIR) + "/examples/ascendc/devices/ascend950.toml";
   auto a950 = engine::MakeValidatorConfig(config);
   ASSERT_TRUE(a950.ok()) << a950.status().ToString();
   EXPECT_EQ(a950->device.ub_bytes, 262144);
@@ -76,7 +77,8 @@ TEST(AscendcDeviceProfileTest, TheConfigsDeviceFileBecomesTheValidatorsDevice) {
   ASSERT_TRUE(WriteFile(config.ascendc_device, "vector_core = 40\n").ok());
   auto typo = engine::MakeValidatorConfig(config);
   ASSERT_FALSE(typo.ok());
-  EXPECT_NE(typo.status().message().find("typo.toml"), std::string::npos) << typo.status().ToString();
+  EXPECT_NE(typo.status().message().find("typo.toml"), std::string::npos)
+      << typo.status().ToString();
   EXPECT_NE(typo.status().message().find("unknown key 'vector_core'"), std::string::npos)
       << typo.status().ToString();
 }

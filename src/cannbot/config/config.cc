@@ -225,7 +225,9 @@ Status ApplyEnvironment(Config* config) {
   if (!get("CANNBOT_LLM_URL").empty()) config->llm.base_url = get("CANNBOT_LLM_URL");
   if (!get("CANNBOT_MODEL").empty()) config->llm.model = get("CANNBOT_MODEL");
   if (!get("CANNBOT_COMPILER").empty()) config->compiler = get("CANNBOT_COMPILER");
-  if (!get("CANNBOT_ASCENDC_DEVICE").empty()) config->ascendc_device = get("CANNBOT_ASCENDC_DEVICE");
+  if (!get("CANNBOT_ASCENDC_DEVICE").empty()) {
+    config->ascendc_device = get("CANNBOT_ASCENDC_DEVICE");
+  }
   if (!get("CANNBOT_INSECURE_SANDBOX").empty()) {
     const std::string v = get("CANNBOT_INSECURE_SANDBOX");
     if (v != "1" && v != "true" && v != "0" && v != "false") {

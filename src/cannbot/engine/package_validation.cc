@@ -251,8 +251,9 @@ struct Discovered {
 Result<Discovered> Discover(const validator::Validator& validator, const ascendc::Sample& sample,
                             const ops::OpSpec& op) {
   Discovered d;
-  CANNBOT_ASSIGN_OR_RETURN(d.launch, validator::DiscoverSample(validator.compiler(),
-                                                              validator.config().device, sample, op));
+  CANNBOT_ASSIGN_OR_RETURN(
+      d.launch,
+      validator::DiscoverSample(validator.compiler(), validator.config().device, sample, op));
   size_t tensors = 0;
   for (const ops::Param& p : op.params) tensors += p.IsTensor();
   d.dtypes = d.launch.TensorDtypes(tensors);

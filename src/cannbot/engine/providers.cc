@@ -70,7 +70,8 @@ Result<validator::ValidatorConfig> MakeValidatorConfig(const config::Config& con
     const std::string& path = config.ascendc_device;
     auto text = ReadFile(path, 64u << 10);
     if (!text.ok()) {
-      return text.status().WithContext("the ascendc device profile (--device-profile, ascendc_device)");
+      return text.status().WithContext(
+          "the ascendc device profile (--device-profile, ascendc_device)");
     }
     auto device = ascendc::ParseDeviceProfile(*text);
     if (!device.ok()) return device.status().WithContext(path);
