@@ -74,10 +74,6 @@ inline void Elementwise(const LocalTensor<T>& dst, int32_t count, const char* ap
   }
 }
 
-template <typename T>
-constexpr void RequireInteger(const char* /*api*/) {
-  static_assert(std::is_integral<T>::value, "bitwise math functions take integer types");
-}
 
 }  // namespace cannbot_detail
 
@@ -142,7 +138,7 @@ inline void Fma(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
   template <const Config& config = Default, typename T>                                      \
   inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                    \
                    const LocalTensor<T>& src1, const uint32_t count) {                       \
-    cannbot_detail::RequireInteger<T>(#Name);                                                \
+    static_assert(std::is_integral<T>::value, #Name " takes integer types");                 \
     const int32_t n = static_cast<int32_t>(count);                                           \
     cannbot_detail::Operand(src0, n, #Name, cannbot_detail::Access::kRead);                  \
     cannbot_detail::Operand(src1, n, #Name, cannbot_detail::Access::kRead);                  \
@@ -158,7 +154,7 @@ CANNBOT_ASCENDC_BITWISE(BitwiseOr, BitwiseOrConfig, DEFAULT_BITWISE_OR_CONFIG, a
 template <typename T, bool isReuseSource = false>
 inline void Xor(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                 const uint32_t count) {
-  cannbot_detail::RequireInteger<T>("Xor");
+  static_assert(std::is_integral<T>::value, "Xor takes integer types");
   const int32_t n = static_cast<int32_t>(count);
   cannbot_detail::Operand(src0, n, "Xor", cannbot_detail::Access::kRead);
   cannbot_detail::Operand(src1, n, "Xor", cannbot_detail::Access::kRead);

@@ -142,11 +142,17 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
 // The elementwise math functions' temporary sizes (shape, element size, reuse the source):
 // cannbot's emulation needs none, so the minimum is one repeat and the maximum two float
 // copies of the input.
+namespace cannbot_detail {
+inline void ElementwiseTmpSize(const ge::Shape& srcShape, uint32_t& maxValue,
+                               uint32_t& minValue) {
+  minValue = 256u;
+  maxValue = static_cast<uint32_t>(srcShape.GetShapeSize()) * 8u + 256u;
+}
+}  // namespace cannbot_detail
 #define CANNBOT_HOST_TMP_SIZE(Name)                                                            \
   inline void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t, const bool, \
                                        uint32_t& maxValue, uint32_t& minValue) {              \
-    minValue = 256u;                                                                          \
-    maxValue = static_cast<uint32_t>(srcShape.GetShapeSize()) * 8u + 256u;                    \
+    cannbot_detail::ElementwiseTmpSize(srcShape, maxValue, minValue);                              \
   }
 CANNBOT_HOST_TMP_SIZE(Sigmoid)
 CANNBOT_HOST_TMP_SIZE(Silu)
@@ -180,10 +186,9 @@ CANNBOT_HOST_TMP_SIZE(Clamp)
 // The newer pages' form, which takes the platform first (Rint, Fma).
 #define CANNBOT_HOST_TMP_SIZE_ON(Name)                                                         \
   inline void Get##Name##MaxMinTmpSize(const platform_ascendc::PlatformAscendC&,                \
-                                       const ge::Shape& srcShape, const uint32_t typeSize,      \
-                                       const bool isReuseSource, uint32_t& maxValue,            \
-                                       uint32_t& minValue) {                                    \
-    GetCeilMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);                \
+                                       const ge::Shape& srcShape, const uint32_t, const bool,   \
+                                       uint32_t& maxValue, uint32_t& minValue) {                \
+    cannbot_detail::ElementwiseTmpSize(srcShape, maxValue, minValue);                              \
   }
 CANNBOT_HOST_TMP_SIZE_ON(Rint)
 CANNBOT_HOST_TMP_SIZE_ON(Fma)

@@ -69,12 +69,12 @@ P Converted(P value) {
   return value;
 }
 
-// Deduce, Cast and Name are the macro's lambdas over the launch's kernel expression.
+// Deduce, Cast and Name are the macro's lambdas over the launch's kernel expression; Deduce is
+// only ever tried on types (LaunchSignature), so no object of it is kept.
 template <typename Deduce, typename Cast, typename Name>
 struct Chevron {
   const char* written;  // the launch's kernel as written, for the launch line
   uint32_t blocks;
-  Deduce deduce;
   Cast cast;
   Name name;
 
@@ -104,18 +104,17 @@ struct Chevron {
 template <typename Deduce, typename Cast, typename Name>
 struct ChevronConfig {
   const char* written;
-  Deduce deduce;
   Cast cast;
   Name name;
   // <<<blockDim, l2ctrl, stream>>>: the L2 control and the stream have no meaning here.
   template <typename... C>
   Chevron<Deduce, Cast, Name> operator()(uint32_t blocks, C&&...) const {
-    return {written, blocks, deduce, cast, name};
+    return {written, blocks, cast, name};
   }
 };
 template <typename Deduce, typename Cast, typename Name>
-ChevronConfig<Deduce, Cast, Name> MakeChevron(const char* written, Deduce d, Cast c, Name n) {
-  return {written, d, c, n};
+ChevronConfig<Deduce, Cast, Name> MakeChevron(const char* written, Deduce, Cast c, Name n) {
+  return {written, c, n};
 }
 
 }  // namespace cannbot_sample
