@@ -366,13 +366,8 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
   CANNBOT_ASSIGN_OR_RETURN(const PreparedCall prepared,
                            PrepareCall(*reference, spec, shape, seed, "perf/ascendc", 0));
   const CallLayout& layout = prepared.layout;
-  CANNBOT_ASSIGN_OR_RETURN(auto runner, KernelRunner::Start(runner_config, layout.end, work_dir));
   const std::string* objects[2] = {&baseline_object, &candidate_object};
   const char* roles[2] = {"baseline", "candidate"};
-  for (int role = 0; role < 2; ++role) {
-    CANNBOT_RETURN_IF_ERROR(runner->Load(role, *objects[role], spec.name, ArgKinds(spec)));
-  }
-  CANNBOT_RETURN_IF_ERROR(runner->Seal());
   // Operator packages: each tensor in its launched dtype (judged so, counted at its width).
   const AscendcJudge judge(tensor_dtypes);
   std::vector<uint32_t> tensor_bits;
@@ -382,17 +377,27 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
   for (const TensorPlace& t : layout.outputs) out_elements.push_back(t.elements);
   ascendc::CostEstimate estimates[2];
   for (int role = 0; role < 2; ++role) {
-    char* region = runner->region();
-    Arm(region, layout, prepared.data);
-    const size_t before = runner->ChildOutputBytes();
-    auto call = runner->Call(role, {layout.Args(spec, shape)}, 1, config.call_timeout);
-    const std::string printed = runner->ChildOutputSince(before);
     auto fail = [&](Layer layer, const std::string& why) {
       report.ok = false;
       report.layer = layer;
       report.reason = std::string(roles[role]) + ": " + why;
       return report;
     };
+    // Each kernel in a process of its own (as in the cpu perf gate): neither can reach the
+    // other's code, emulation state or counters.
+    CANNBOT_ASSIGN_OR_RETURN(auto runner,
+                             KernelRunner::Start(runner_config, layout.end, work_dir));
+    Status loaded = runner->Load(0, *objects[role], spec.name, ArgKinds(spec));
+    if (loaded.ok()) loaded = runner->Seal();
+    if (!loaded.ok()) {
+      if (!KernelFailed(loaded)) return loaded;
+      return fail(Layer::kSandbox, loaded.message());
+    }
+    char* region = runner->region();
+    Arm(region, layout, prepared.data);
+    const size_t before = runner->ChildOutputBytes();
+    auto call = runner->Call(0, {layout.Args(spec, shape)}, 1, config.call_timeout);
+    const std::string printed = runner->ChildOutputSince(before);
     if (!call.ok()) {
       const std::string crash = judge.ExplainCrash(runner->ChildOutput(1u << 20));
       return fail(Layer::kSandbox, crash.empty() ? call.status().message() : crash);

@@ -9,14 +9,18 @@
 // the interval's lower bound clears min_speedup. Rounds stop early once the interval is
 // clearly above or below the bar.
 //
-// The timed data is built so that no shortcut pays: several data sets with fresh inputs, half
-// of them "twins" that share every other set's head and tail and differ inside (a cache keyed
-// on a cheap fingerprint serves a wrong answer); one buffer position per data set, so a batch
-// calls the kernel once per position and never twice on the same inputs; and the data sets
-// rotate between positions every round (a cache keyed on pointers serves a wrong answer).
-// Every output of every batch is checked: the first time a data set is seen against the
-// reference, then bit for bit against that first answer; inputs must be unchanged after every
-// batch, and a kernel that stops computing leaves the poison in place.
+// The timed data is built so that no shortcut pays (perf_data.h): several data sets, half of
+// them "twins" that share every other set's head and tail and differ inside (a cache keyed on
+// a cheap fingerprint serves a wrong answer); one buffer position per data set, so a batch
+// calls the kernel once per position and never twice on the same inputs; and new inputs in
+// every round (each set's inputs rotated by fresh offsets), so no answer can be reused across
+// rounds, not even by a cache keyed on the whole input. Round 0 checks every output against
+// the reference. Every later round checks that inputs and guards are intact, compares the two
+// kernels' outputs (at sampled elements of every position, in full at one) and, in some
+// rounds, one position against the reference; which ones is drawn after the calls, so a
+// kernel cannot tell a checked call from another. A disagreement is settled by the reference
+// and blames the kernel that is wrong; a kernel that stops computing leaves the poison in
+// place.
 //
 // The timed inputs follow the op's realistic distribution (its spec leaves edge values out of
 // the perf shape unless it says edges_in_perf). After the timed rounds, both kernels run a few

@@ -171,6 +171,24 @@ ops::Tensor ReadOutput(const char* region, const TensorPlace& place, const TrapV
   return copy;
 }
 
+ops::Tensor SampleOutput(const char* region, const TensorPlace& place, const TrapValues& traps,
+                         const std::vector<int64_t>& indices) {
+  const size_t width = ops::DTypeBytes(place.dtype);
+  const char* from = static_cast<const char*>(TensorAt(region, place));
+  ops::Tensor sample(place.dtype, static_cast<int64_t>(indices.size()));
+  char* to = static_cast<char*>(sample.data());
+  const void* marker = Marker(place.dtype);
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const int64_t i = indices[k];
+    if (marker != nullptr && traps.Holds(from, place.dtype, i)) {
+      std::memcpy(to + k * width, marker, width);
+    } else {
+      std::memcpy(to + k * width, from + static_cast<size_t>(i) * width, width);
+    }
+  }
+  return sample;
+}
+
 namespace {
 
 // Fills `count` elements of `width` bytes at `data` with `pattern`'s low `width` bytes, by

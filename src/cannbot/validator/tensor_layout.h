@@ -75,6 +75,9 @@ ops::Tensor ReadTensor(const char* region, const TensorPlace& place);
 // A copy of the output at `place` with every element still holding `traps`' poison replaced
 // by the fixed marker (kPoisonBits...).
 ops::Tensor ReadOutput(const char* region, const TensorPlace& place, const TrapValues& traps);
+// ReadOutput's values at `indices` only (each < place.elements), in that order.
+ops::Tensor SampleOutput(const char* region, const TensorPlace& place, const TrapValues& traps,
+                         const std::vector<int64_t>& indices);
 void PoisonOutputs(char* region, const CallLayout& layout);
 void FillGuards(char* region, const std::vector<TensorPlace>& places, const TrapValues& traps);
 // Empty when intact, else "wrote past the end of output y (2 bytes after element 1036)".
