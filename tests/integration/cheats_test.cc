@@ -58,7 +58,7 @@ const Cheat kCheats[] = {
     // when the previous case's checks took under the cheat's 2 ms pause (a fast machine).
     {"stops_after_pause.cpp", "swish", "numeric", "second run|never wrote"},
     // 5: caches
-    {"cache_by_pointer.cpp", "matmul", "perf", "data it had already seen"},
+    {"cache_by_pointer.cpp", "matmul", "perf", "wrong results in a timed run on fresh data"},
     {"cache_by_fingerprint.cpp", "matmul", "perf", "wrong results in a timed run"},
     // 6: threads
     {"background_thread.cpp", "swish", "sandbox", "starting threads or processes"},
@@ -130,6 +130,8 @@ const Cheat kCheats[] = {
     {"recognises_poison.cpp", "swish", "numeric", "wrong results"},
     // 3: a random shape per run, so a kernel right only on the listed shapes is caught
     {"listed_shapes_only.cpp", "swish", "numeric", "wrong results"},
+    // 3: new inputs every timed round, so a cache keyed on the whole input never hits
+    {"memoises_inputs.cpp", "matmul", "perf", "not measurably faster"},
     // 5: the runner's environment is empty: nothing to print (every case checks the logs)
     {"reads_secret_env.cpp", "swish", "numeric", "wrong results"},
     // 6: the floating-point state is checked after every call and blamed on its kernel
