@@ -103,8 +103,8 @@ bool SetLimit(int resource, rlim_t value) {
 
 // Returns warnings for the limits that could not be set.
 std::vector<std::string> Confine(const Limits& limits) {
-  // Nothing but our three channels and stdio may be inherited.
-  close_range(proto::kChannelFd + 1, ~0u, 0);
+  // Nothing but our channels and stdio may be inherited.
+  close_range(proto::kCountChannelFd + 1, ~0u, 0);
   const bool limited =
       SetLimit(RLIMIT_CORE, 0) &&
       SetLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpu_seconds)) &&

@@ -114,9 +114,8 @@ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_t size,
     cannbot_detail::StoreToGm<T>(to + i * sizeof(T), reinterpret_cast<const uint8_t*>(&value),
                                  sizeof(T), kApi);
   }
-  cannbot_ascendc::Counters& k = rt.counters();
-  k.ub_to_gm_bytes += size * sizeof(T);
-  k.ub_to_gm_copies += 1;
+  cannbot_ascendc::Count(cannbot_ascendc::kUbToGmBytes, size * sizeof(T));
+  cannbot_ascendc::Count(cannbot_ascendc::kUbToGmCopies, 1);
 }
 template <typename T>
 inline void InitOutput(const GlobalTensor<T>& gm, const uint64_t size,

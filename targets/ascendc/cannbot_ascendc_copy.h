@@ -126,7 +126,10 @@ inline void CheckCopyMemory(const cannbot_ascendc::Slot& s, bool into_core, TPos
 }
 
 inline void MarkQueueCopy(const cannbot_ascendc::Slot& s) {
-  if (s.queue >= 0) cannbot_ascendc::R().queue(s.queue).carried_copies = true;
+  if (s.queue < 0) return;
+  cannbot_ascendc::R().queue(s.queue).carried_copies = true;
+  cannbot_ascendc::SendCount(cannbot_ascendc::CountKind::kQueueCopy,
+                             cannbot_ascendc::R().block_idx(), static_cast<uint64_t>(s.queue), 1);
 }
 
 template <typename T>
@@ -155,9 +158,8 @@ inline void GmToUb(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const 
   }
   s.pending_mte2 = true;
   MarkQueueCopy(s);
-  cannbot_ascendc::Counters& k = R().counters();
-  k.gm_to_ub_bytes += static_cast<uint64_t>(c.count) * c.block_bytes;
-  k.gm_to_ub_copies += 1;
+  cannbot_ascendc::Count(cannbot_ascendc::kGmToUbBytes, static_cast<uint64_t>(c.count) * c.block_bytes);
+  cannbot_ascendc::Count(cannbot_ascendc::kGmToUbCopies, 1);
 }
 
 template <typename T>
@@ -185,9 +187,8 @@ inline void UbToGm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const 
     StoreToGm<T>(to + b * c.gm_pitch, from + b * c.ub_pitch, c.block_bytes, api);
   }
   MarkQueueCopy(s);
-  cannbot_ascendc::Counters& k = R().counters();
-  k.ub_to_gm_bytes += static_cast<uint64_t>(c.count) * c.block_bytes;
-  k.ub_to_gm_copies += 1;
+  cannbot_ascendc::Count(cannbot_ascendc::kUbToGmBytes, static_cast<uint64_t>(c.count) * c.block_bytes);
+  cannbot_ascendc::Count(cannbot_ascendc::kUbToGmCopies, 1);
 }
 
 // L1 -> bias table (C2): the cube's bias reaches it by a local DataCopy, moved by MTE1.
@@ -212,7 +213,7 @@ inline bool L1ToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
   cannbot_ascendc::Slot& to = CheckLocalBasic(dst, bytes / sizeof(T), api);
   std::memcpy(dst.cb_data_, src.cb_data_, bytes);
   to.pending_cube = true;
-  R().counters().cube_move_bytes += bytes;
+  cannbot_ascendc::Count(cannbot_ascendc::kCubeMoveBytes, bytes);
   return true;
 }
 
@@ -231,7 +232,7 @@ inline void UbToUb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_
                  reinterpret_cast<const uint8_t*>(src.cb_data_) + b * src_pitch, block_bytes);
   }
   const uint64_t bytes = static_cast<uint64_t>(blocks) * block_bytes;
-  cannbot_ascendc::R().counters().ub_to_ub_bytes += bytes;
+  cannbot_ascendc::Count(cannbot_ascendc::kUbToUbBytes, bytes);
   cannbot_ascendc::CountVector(bytes, /*complex=*/false);
 }
 

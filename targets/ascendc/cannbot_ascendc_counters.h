@@ -1,14 +1,22 @@
 // cannbot_ascendc_counters.h: the work one emulated block did, as the cost model reads it.
 //
-// The API headers add to the running block's Counters (Runtime::counters()); the launcher sums
-// them over the launch and keeps their per-block maximum, and prints both in its stats line
-// (docs/kernel-abi.md). Thread-safety: plain values.
+// The API headers add to the running block's Counters through cannbot_ascendc::Count and
+// CountVector (cannbot_ascendc_runtime.h), which also send each addition down the count
+// channel; the launcher sums them over the launch and keeps their per-block maximum, and
+// prints both in its stats line (docs/kernel-abi.md). Thread-safety: plain values.
 #ifndef CANNBOT_ASCENDC_COUNTERS_H
 #define CANNBOT_ASCENDC_COUNTERS_H
 
 #include <cstdint>
 
 namespace cannbot_ascendc {
+
+// The counters by number (the count channel's kCounter records name them so).
+enum CounterField : uint8_t {
+  kGmToUbBytes, kUbToGmBytes, kUbToUbBytes, kGmToUbCopies, kUbToGmCopies, kVectorInstructions,
+  kVectorRepeats, kVectorBytes, kVectorComplexRepeats, kScalarOps, kCubeFractals,
+  kCubeMoveBytes, kGmRawPointers, kCounterFields
+};
 
 // What the cost model needs from one block (or, summed, from a launch). Bytes are the bytes
 // that actually crossed the link; repeats are 256-byte vector repeats.
@@ -26,6 +34,14 @@ struct Counters {
   uint64_t cube_fractals = 0;   // Mmad: 16 x 16 x (32 bytes of K) multiply-add blocks
   uint64_t cube_move_bytes = 0;  // on chip: LoadData (L1 -> L0A/L0B), L0C -> CO2 copies
   uint64_t gm_raw_pointers = 0;  // GlobalTensor::GetPhyAddr: GM the counters cannot follow
+
+  uint64_t& Field(CounterField f) {
+    uint64_t* const fields[kCounterFields] = {
+        &gm_to_ub_bytes, &ub_to_gm_bytes, &ub_to_ub_bytes, &gm_to_ub_copies, &ub_to_gm_copies,
+        &vector_instructions, &vector_repeats, &vector_bytes, &vector_complex_repeats,
+        &scalar_ops, &cube_fractals, &cube_move_bytes, &gm_raw_pointers};
+    return *fields[f];
+  }
 
   void Add(const Counters& o) {
     gm_to_ub_bytes += o.gm_to_ub_bytes;

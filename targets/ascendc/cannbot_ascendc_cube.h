@@ -247,9 +247,9 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
   }
   s.pending_mte2 = true;
   cannbot_detail::MarkQueueCopy(s);
-  cannbot_ascendc::Counters& k = R().counters();
-  k.gm_to_ub_bytes += static_cast<uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T);
-  k.gm_to_ub_copies += 1;
+  cannbot_ascendc::Count(cannbot_ascendc::kGmToUbBytes,
+                         static_cast<uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T));
+  cannbot_ascendc::Count(cannbot_ascendc::kGmToUbCopies, 1);
 }
 
 // ---- L1 -> L0A / L0B ----
@@ -288,8 +288,8 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     }
   }
   to.pending_cube = true;
-  cannbot_ascendc::R().counters().cube_move_bytes +=
-      static_cast<uint64_t>(p.repeatTimes) * kFractalBytes;
+  cannbot_ascendc::Count(cannbot_ascendc::kCubeMoveBytes,
+                         static_cast<uint64_t>(p.repeatTimes) * kFractalBytes);
 }
 
 // ---- the cube unit: C (L0C) = A (L0A) x B (L0B) [+ C, or + a bias row from C2] ----
@@ -354,7 +354,7 @@ inline void MmadWith(const LocalTensor<T>& c, const LocalTensor<U>& a, const Loc
     }
   }
   out.pending_cube = true;
-  cannbot_ascendc::R().counters().cube_fractals += static_cast<uint64_t>(m1) * n1 * k1;
+  cannbot_ascendc::Count(cannbot_ascendc::kCubeFractals, static_cast<uint64_t>(m1) * n1 * k1);
 }
 }  // namespace cannbot_detail
 
@@ -402,7 +402,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
     }
   }
   to.pending_vec = true;  // the vector side's write: waited for before MTE3 reads it
-  cannbot_ascendc::R().counters().cube_move_bytes += p.blockCount * run * sizeof(U);
+  cannbot_ascendc::Count(cannbot_ascendc::kCubeMoveBytes, p.blockCount * run * sizeof(U));
 }
 
 // ---- L0C -> GM (Atlas A2): Fixpipe, NZ to row-major, with an optional fp32 -> fp16/bf16 ----
@@ -452,9 +452,9 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
                                    reinterpret_cast<const uint8_t*>(&out), sizeof(T), api);
     }
   }
-  cannbot_ascendc::Counters& k = R().counters();
-  k.ub_to_gm_bytes += static_cast<uint64_t>(p.mSize) * p.nSize * sizeof(T);
-  k.ub_to_gm_copies += 1;
+  cannbot_ascendc::Count(cannbot_ascendc::kUbToGmBytes,
+                         static_cast<uint64_t>(p.mSize) * p.nSize * sizeof(T));
+  cannbot_ascendc::Count(cannbot_ascendc::kUbToGmCopies, 1);
 }
 
 }  // namespace AscendC

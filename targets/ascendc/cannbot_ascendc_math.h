@@ -149,7 +149,7 @@ inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue,
     for (int32_t i = 0; i < count; ++i) {
       d[i] = static_cast<T>(static_cast<int64_t>(firstValue) + int64_t{diffValue} * i);
     }
-    cannbot_ascendc::R().counters().scalar_ops += static_cast<uint64_t>(count < 8 ? count : 8);
+    cannbot_ascendc::Count(cannbot_ascendc::kScalarOps, static_cast<uint64_t>(count < 8 ? count : 8));
     if (count > 8) {
       cannbot_ascendc::CountVector(static_cast<uint64_t>(count - 8) * sizeof(T), false);
     }
@@ -159,7 +159,7 @@ inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue,
   for (int32_t i = 0; i < head; ++i) {
     d[i] = static_cast<T>(static_cast<float>(firstValue) + static_cast<float>(diffValue) * i);
   }
-  cannbot_ascendc::R().counters().scalar_ops += static_cast<uint64_t>(head);
+  cannbot_ascendc::Count(cannbot_ascendc::kScalarOps, static_cast<uint64_t>(head));
   // Each block of `step` elements up to `end` is the one before it plus step x diffValue.
   auto extend = [&](int32_t step, int32_t end) {
     const float add = static_cast<float>(static_cast<T>(static_cast<float>(diffValue) * step));

@@ -124,6 +124,8 @@ class TQueBase {
     if (static_cast<int>(q.fifo.size()) > q.max_occupancy) {
       q.max_occupancy = static_cast<int>(q.fifo.size());
     }
+    cannbot_ascendc::SendCount(cannbot_ascendc::CountKind::kEnqueue, cannbot_ascendc::R().block_idx(),
+                               static_cast<uint64_t>(queue_), q.fifo.size());
     return true;
   }
 

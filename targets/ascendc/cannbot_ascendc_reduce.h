@@ -197,10 +197,9 @@ inline void WholeChecks(const LocalTensor<T>& dst, const LocalTensor<T>& src, in
   }
   Operand(src, 0, api, Access::kRead);
   Operand(dst, dst_elems, api, Access::kWrite, /*element_aligned=*/true);
-  cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
-  c.vector_instructions += 1;
-  c.vector_repeats += static_cast<uint64_t>(repeat);
-  c.vector_bytes += static_cast<uint64_t>(repeat) * static_cast<uint64_t>(mask) * sizeof(T);
+  cannbot_ascendc::CountVectorInstruction(
+      static_cast<uint64_t>(repeat),
+      static_cast<uint64_t>(repeat) * static_cast<uint64_t>(mask) * sizeof(T), false);
 }
 
 template <typename T, typename Better>

@@ -247,11 +247,7 @@ inline void StridedOperand(const LocalTensor<T>& t, const LanePlan& p, Stride s,
 }
 
 inline void CountRepeats(const LanePlan& p, uint32_t widest_bytes, bool complex) {
-  cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
-  c.vector_instructions += 1;
-  c.vector_repeats += p.repeats;
-  c.vector_bytes += p.ActiveLanes() * widest_bytes;
-  if (complex) c.vector_complex_repeats += p.repeats;
+  cannbot_ascendc::CountVectorInstruction(p.repeats, p.ActiveLanes() * widest_bytes, complex);
 }
 
 // dst lane = f(src lane) for every active lane, repeat by repeat.

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "cannbot_ascendc_count_channel.h"
 #include "cannbot_ascendc_counters.h"
 #include "cannbot_tiling.h"
 
@@ -318,8 +319,10 @@ class Runtime {
       *over = text;
     } else if (memory == kMemUb && end > ub_high_water_) {
       ub_high_water_ = static_cast<uint32_t>(end);
+      SendCount(CountKind::kHighWater, block_idx_, kMemUb, end);
     } else if (memory != kMemUb && end > high_water_[memory]) {
       high_water_[memory] = end;
+      SendCount(CountKind::kHighWater, block_idx_, static_cast<uint64_t>(memory), end);
     }
     const uint32_t offset = static_cast<uint32_t>(used_[memory]);
     used_[memory] = end;
@@ -335,7 +338,10 @@ class Runtime {
 
   // UB the kernel manages itself (static tensors) reaches up to `end`.
   void NoteStaticUb(uint32_t end) {
-    if (end > ub_high_water_) ub_high_water_ = end;
+    if (end > ub_high_water_) {
+      ub_high_water_ = end;
+      SendCount(CountKind::kHighWater, block_idx_, kMemUb, end);
+    }
   }
   int AddSlot(uint32_t ub_offset, uint32_t bytes, int queue, const std::string& over = "",
               int memory = kMemUb) {
@@ -385,6 +391,7 @@ class Runtime {
     q.position = position;
     q.first_slot = first_slot;
     queues_.push_back(q);
+    SendCount(CountKind::kQueue, block_idx_, queues_.size() - 1, static_cast<uint64_t>(buffer_num));
     return static_cast<int>(queues_.size()) - 1;
   }
   QueueState& queue(int index) { return queues_[static_cast<size_t>(index)]; }
@@ -409,6 +416,7 @@ class Runtime {
   // Pipe synchronisation: PipeBarrier<PIPE_ALL> settles every pending copy and write.
   void BarrierAll() {
     ++pipe_all_barriers_;
+    SendCount(CountKind::kBarrierAll, block_idx_, 0, 1);
     for (Slot& s : slots_) {
       s.pending_mte2 = false;
       s.pending_vec = false;
@@ -505,14 +513,26 @@ class Runtime {
 
 inline Runtime& R() { return Runtime::Get(); }
 
+// Adds `amount` to counter `field` of the running block, here and down the count channel.
+inline void Count(CounterField field, uint64_t amount) {
+  Runtime& rt = R();
+  rt.counters().Field(field) += amount;
+  SendCounter(rt.block_idx(), field, amount);
+}
+
+// Counts one vector instruction of `repeats` repeats over `bytes` of data; complex ones (Exp,
+// Ln, Div, ...) count their repeats once more as complex.
+inline void CountVectorInstruction(uint64_t repeats, uint64_t bytes, bool complex) {
+  Count(kVectorInstructions, 1);
+  Count(kVectorRepeats, repeats);
+  Count(kVectorBytes, bytes);
+  if (complex) Count(kVectorComplexRepeats, repeats);
+}
+
 // Counts one vector instruction over `bytes` of data (the wider operand).
 inline void CountVector(uint64_t bytes, bool complex) {
-  Counters& c = R().counters();
-  const uint64_t repeats = bytes == 0 ? 0 : (bytes + kRepeatBytes - 1) / kRepeatBytes;
-  c.vector_instructions += 1;
-  c.vector_repeats += repeats;
-  c.vector_bytes += bytes;
-  if (complex) c.vector_complex_repeats += repeats;
+  CountVectorInstruction(bytes == 0 ? 0 : (bytes + kRepeatBytes - 1) / kRepeatBytes, bytes,
+                         complex);
 }
 
 }  // namespace cannbot_ascendc

@@ -237,10 +237,8 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
       for (uint64_t k = 0; k < e; ++k) block[k] = v;
     }
   }
-  cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
-  c.vector_instructions += 1;
-  c.vector_repeats += repeatTimes;
-  c.vector_bytes += static_cast<uint64_t>(repeatTimes) * cannbot_ascendc::kRepeatBytes;
+  cannbot_ascendc::CountVectorInstruction(
+      repeatTimes, static_cast<uint64_t>(repeatTimes) * cannbot_ascendc::kRepeatBytes, false);
 }
 
 // ---- Gather: dst[i] = src at byte srcBaseAddr + srcOffset[i] ----
@@ -334,11 +332,7 @@ inline void GatherSelected(const LocalTensor<T>& dst, const LocalTensor<T>& src0
   for (size_t i = 0; i < out.size(); ++i) dst.cb_data_[i] = out[i];
   rsvdCnt = out.size();
   cannbot_ascendc::R().vector_mask().counter = false;  // documented: normal mode afterwards
-  cannbot_ascendc::Counters& c = cannbot_ascendc::R().counters();
-  c.vector_instructions += 1;
-  c.vector_repeats += (gp.repeatTimes * lanes * sizeof(T) + cannbot_ascendc::kRepeatBytes - 1) /
-                      cannbot_ascendc::kRepeatBytes;
-  c.vector_bytes += gp.repeatTimes * lanes * sizeof(T);
+  cannbot_ascendc::CountVector(gp.repeatTimes * lanes * sizeof(T), false);
 }
 
 }  // namespace cannbot_detail

@@ -179,7 +179,7 @@ class GlobalTensor {
     rt.RequireBlock("GlobalTensor::GetPhyAddr");
     uint8_t* at = rt.TranslateGm(cb_addr_ + offset, 0, false, static_cast<int>(8 * sizeof(T)),
                                  "GlobalTensor::GetPhyAddr", cannbot_ascendc::DtypeName<T>());
-    ++rt.counters().gm_raw_pointers;
+    cannbot_ascendc::Count(cannbot_ascendc::kGmRawPointers, 1);
     return reinterpret_cast<T*>(at);
   }
   uint8_t* Element(uint64_t offset, bool write, const char* api) const {
@@ -187,10 +187,10 @@ class GlobalTensor {
     rt.RequireBlock(api);
     uint8_t* at = rt.TranslateGm(cb_addr_ + offset, sizeof(T), write,
                                  static_cast<int>(8 * sizeof(T)), api);
-    cannbot_ascendc::Counters& c = rt.counters();
-    ++c.scalar_ops;
-    ++(write ? c.ub_to_gm_copies : c.gm_to_ub_copies);
-    (write ? c.ub_to_gm_bytes : c.gm_to_ub_bytes) += cannbot_ascendc::kBlockBytes;
+    cannbot_ascendc::Count(cannbot_ascendc::kScalarOps, 1);
+    cannbot_ascendc::Count(write ? cannbot_ascendc::kUbToGmCopies : cannbot_ascendc::kGmToUbCopies, 1);
+    cannbot_ascendc::Count(write ? cannbot_ascendc::kUbToGmBytes : cannbot_ascendc::kGmToUbBytes,
+                           cannbot_ascendc::kBlockBytes);
     return at;
   }
 };
@@ -325,14 +325,14 @@ class LocalTensor {
   T GetValue(uint32_t index) const {
     cannbot_detail::CheckLocal(*this, static_cast<uint64_t>(index) + 1, "LocalTensor::GetValue",
                                cannbot_detail::Access::kRead);
-    ++cannbot_ascendc::R().counters().scalar_ops;
+    cannbot_ascendc::Count(cannbot_ascendc::kScalarOps, 1);
     return cb_data_[index];
   }
   template <typename U>
   void SetValue(uint32_t index, const U& value) const {
     cannbot_detail::CheckLocal(*this, static_cast<uint64_t>(index) + 1, "LocalTensor::SetValue",
                                cannbot_detail::Access::kWrite);
-    ++cannbot_ascendc::R().counters().scalar_ops;
+    cannbot_ascendc::Count(cannbot_ascendc::kScalarOps, 1);
     cb_data_[index] = static_cast<T>(value);
   }
   ElementRef<T> operator()(uint32_t index) const { return ElementRef<T>(*this, index); }

@@ -15,7 +15,9 @@
 //   4. checks the end-of-kernel rules after each block (every tensor freed, queues empty);
 //   5. copies the outputs back (elements the kernel never changed keep their exact fp32 bits,
 //      so the validator's never-written poison survives fp16 round trips);
-//   6. prints one `cannbot-ascendc-stats: {json}` line (format: docs/kernel-abi.md).
+//   6. prints one `cannbot-ascendc-stats: {json}` line (format: docs/kernel-abi.md); where the
+//      validator passed a count channel, every count also went down it as it was made
+//      (cannbot_ascendc_count_channel.h).
 // Broken rules print `cannbot-ascendc-violation: <rule>: <sentence>` and abort.
 //
 // Wrapper shape (swish):
@@ -305,6 +307,7 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
   alignas(64) static uint8_t tiling_copy[CANNBOT_TILING_DATA_BYTES];
   Runtime& rt = R();
   rt.BeginLaunch(tiling.block_dim);
+  OpenCountChannel(tiling.block_dim, tiling.dtype_bits, is_half && extras.bfloat16);
   for (size_t t = 0; t < host.size(); ++t) {
     GmRegion r;
     r.view = view + shape.offset[t];
@@ -389,6 +392,7 @@ inline void Launch(const CannbotTiling& tiling, const LaunchExtras& extras,
   };
   rt.set_has_workspace(extras.workspace_bytes > 0);
   BlockScheduler(tiling.block_dim, run_block, block_done).RunAll();
+  CloseCountChannel();
   rt.EndLaunch();
 
   for (size_t t = n_in; t < host.size(); ++t) {

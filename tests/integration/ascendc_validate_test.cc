@@ -78,6 +78,29 @@ TEST_F(AscendcValidateTest, WrongNumbersFailThePrecisionStandard) {
   EXPECT_NE(v.reason.find("CANN precision standard"), std::string::npos) << v.reason;
 }
 
+// The estimate is made from the counts the emulation sent down its count channel as the
+// kernel ran, never from what the kernel's process printed.
+TEST_F(AscendcValidateTest, ACandidateThatWipesTheEmulationsCountersIsCaught) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/wipes_counters.cpp"),
+                       SourcePath("examples/ascendc/add_fast.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, Layer::kPerf);
+  EXPECT_NE(v.reason.find("candidate: the statistics line printed in the kernel's process "
+                          "disagrees with the counts"),
+            std::string::npos)
+      << v.reason;
+  EXPECT_NE(v.reason.find("total vector_repeats: the line says 0"), std::string::npos) << v.reason;
+}
+
+TEST_F(AscendcValidateTest, ACandidateThatWritesTheCountChannelIsCaught) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/forges_count_record.cpp"),
+                       SourcePath("examples/ascendc/add_fast.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, Layer::kPerf);
+  EXPECT_NE(v.reason.find("holds records no launch writes"), std::string::npos) << v.reason;
+  EXPECT_NE(v.reason.find("a second launch"), std::string::npos) << v.reason;
+}
+
 TEST_F(AscendcValidateTest, MissingBaselineIsAnInvalidRequest) {
   ValidationRequest request;
   request.op = "add";

@@ -6,6 +6,7 @@
 
 #include "cannbot/ascendc/contract.h"
 #include "cannbot/ascendc/cost_model.h"
+#include "cannbot/ascendc/count_stream.h"
 #include "cannbot/ascendc/precision.h"
 #include "cannbot/ops/dtype_values.h"
 #include "cannbot/ascendc/estimated_profile.h"
@@ -385,8 +386,10 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     };
     // Each kernel in a process of its own (as in the cpu perf gate): neither can reach the
     // other's code, emulation state or counters.
+    RunnerConfig counted_config = runner_config;
+    counted_config.count_channel = true;  // the counts the estimate is made from
     CANNBOT_ASSIGN_OR_RETURN(auto runner,
-                             KernelRunner::Start(runner_config, layout.end, work_dir));
+                             KernelRunner::Start(counted_config, layout.end, work_dir));
     Status loaded = runner->Load(0, *objects[role], spec.name, ArgKinds(spec));
     if (loaded.ok()) loaded = runner->Seal();
     if (!loaded.ok()) {
@@ -406,8 +409,26 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     const std::string wrong = JudgeOutputs(spec, shape, prepared.data,
                                            CopyOutputs(region, layout), judge, printed, &summary);
     if (!wrong.empty()) return fail(Layer::kPerf, "wrong results on the perf shape: " + wrong);
-    auto stats = ascendc::ParseStats(printed);
-    if (!stats.ok()) return fail(Layer::kPerf, "no usable emulation statistics: " + stats.status().message());
+    auto printed_stats = ascendc::ParseStats(printed);
+    if (!printed_stats.ok()) {
+      return fail(Layer::kPerf,
+                  "no usable emulation statistics: " + printed_stats.status().message());
+    }
+    // The estimate is made from the counts as the emulation sent them while the kernel ran,
+    // added up here; the line its process printed must agree with them.
+    auto stats = ascendc::StatsFromCountRecords(runner->TakeCountRecords());
+    if (!stats.ok()) return fail(Layer::kPerf, stats.status().message());
+    const std::string disagreement = ascendc::CompareCounted(*stats, *printed_stats);
+    if (!disagreement.empty()) {
+      return fail(Layer::kPerf,
+                  "the statistics line printed in the kernel's process disagrees with the counts "
+                  "the emulation sent as the kernel ran (" + disagreement +
+                  "): the kernel changed the emulation's counters or printed its own line");
+    }
+    stats->version = printed_stats->version;
+    stats->input_bytes = printed_stats->input_bytes;
+    stats->output_bytes = printed_stats->output_bytes;
+    stats->ub_capacity_bytes = printed_stats->ub_capacity_bytes;
     if (stats->total.gm_raw_pointers > 0) {
       return fail(Layer::kPerf,
                   "reads or writes global memory through " +

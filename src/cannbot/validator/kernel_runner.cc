@@ -161,8 +161,19 @@ Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& co
   options.working_dir = work_dir;
   options.output_path = runner->output_path_;
   options.inherit_fds = {{runner->memfd_, proto::kSharedMemoryFd}, {pair[1], proto::kChannelFd}};
+  int counts[2] = {-1, -1};
+  if (c.count_channel) {
+    if (::pipe2(counts, O_CLOEXEC) != 0 ||
+        ::fcntl(counts[0], F_SETFL, ::fcntl(counts[0], F_GETFL) | O_NONBLOCK) != 0) {
+      ::close(pair[1]);
+      return Status::IoError("cannot create the count channel: " + Errno());
+    }
+    runner->counts_ = counts[0];
+    options.inherit_fds.push_back({counts[1], proto::kCountChannelFd});
+  }
   auto child = ChildProcess::Spawn(options);
   ::close(pair[1]);
+  if (counts[1] >= 0) ::close(counts[1]);
   if (!child.ok()) return child.status();
   runner->child_ = std::make_unique<ChildProcess>(std::move(child).value());
   CANNBOT_RETURN_IF_ERROR(runner->AwaitReady());
@@ -241,6 +252,7 @@ KernelRunner::~KernelRunner() {
   }
   child_.reset();  // kills the group if still running
   if (channel_ >= 0) ::close(channel_);
+  if (counts_ >= 0) ::close(counts_);
   if (region_ != nullptr) ::munmap(region_, region_bytes_);
   if (memfd_ >= 0) ::close(memfd_);
   if (!output_path_.empty()) ::unlink(output_path_.c_str());
@@ -304,10 +316,18 @@ Result<std::string> KernelRunner::Receive(SteadyClock::time_point deadline,
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
                                                                         SteadyClock::now());
       if (left.count() < 0) return -1;
-      pollfd p{channel_, POLLIN, 0};
-      int ready = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
+      // The count channel is emptied as the kernel fills it, or a full pipe would stall it.
+      pollfd p[2] = {{channel_, POLLIN, 0}, {counts_, POLLIN, 0}};
+      int ready = ::poll(p, counts_ >= 0 ? 2 : 1, static_cast<int>(left.count()) + 1);
       if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0) continue;
+      if (counts_ >= 0 && p[1].revents != 0) {
+        if (!DrainCounts()) return 0;
+        if ((p[1].revents & (POLLHUP | POLLERR)) != 0) {  // no writer left: stop watching
+          ::close(counts_);
+          counts_ = -1;
+        }
+      }
+      if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       ssize_t n = ::recv(channel_, buffer.data() + start + got, want - got, 0);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return 0;
@@ -397,6 +417,10 @@ Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<Ke
   const auto end = SteadyClock::now();
   if (!reply.ok()) return reply.status();
   CANNBOT_RETURN_IF_ERROR(CheckProcessState());
+  // Whatever the calls sent before their reply is in the pipe now.
+  if (counts_ >= 0 && !DrainCounts()) {
+    return Status::Aborted("the kernel flooded the emulation's count channel");
+  }
   CallTiming timing;
   timing.wall_seconds = std::chrono::duration<double>(end - start).count();
   if (reply->size() == sizeof(proto::CallReply)) {
@@ -406,6 +430,30 @@ Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<Ke
     timing.fp_exceptions = body.fp_exceptions;
   }
   return timing;
+}
+
+bool KernelRunner::DrainCounts() {
+  // Far more than any emulated launch on a perf shape sends (24-byte records).
+  constexpr size_t kMaxCountBytes = size_t{512} << 20;
+  char chunk[65536];
+  while (true) {
+    const ssize_t n = ::read(counts_, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return true;  // empty for now (EAGAIN) or closed
+    count_records_.append(chunk, static_cast<size_t>(n));
+    if (count_records_.size() > kMaxCountBytes) {
+      dead_ = true;
+      child_->Kill();
+      return false;
+    }
+  }
+}
+
+std::string KernelRunner::TakeCountRecords() {
+  if (counts_ >= 0 && !DrainCounts()) return "";
+  std::string records;
+  records.swap(count_records_);
+  return records;
 }
 
 size_t KernelRunner::ChildOutputBytes() const {

@@ -55,6 +55,9 @@ struct RunnerConfig {
   // Run untrusted code even where a sandbox layer cannot be applied (each is then listed in
   // sandbox_warnings() and in every report). Off: such a machine refuses to validate.
   bool insecure_sandbox = false;
+  // Give the child the count channel (runner_protocol::kCountChannelFd), which the ascendc
+  // emulation sends its counts down; CountRecords() returns what arrived.
+  bool count_channel = false;
   // Layers the runner leaves out on purpose (see runner/sandbox.h): for tests only.
   std::vector<std::string> withheld_layers;
 };
@@ -119,6 +122,8 @@ class KernelRunner {
   size_t ChildOutputBytes() const;
   // What the child wrote after the first `offset` bytes.
   std::string ChildOutputSince(size_t offset) const;
+  // Everything that arrived on the count channel so far (empty without one), then cleared.
+  std::string TakeCountRecords();
   // Sandbox mechanisms the child could not apply (empty when fully confined).
   const std::vector<std::string>& sandbox_warnings() const { return sandbox_warnings_; }
 
@@ -137,10 +142,15 @@ class KernelRunner {
   std::vector<std::string> VerifyConfinement() const;
   // Fails closed on any warning unless the config allows an insecure sandbox.
   Status AcceptWarnings(const std::string& text);
+  // Moves what the count channel holds into count_records_; false when the child sent more
+  // than any emulation would (then it is killed).
+  bool DrainCounts();
 
   RunnerConfig config_;
   std::unique_ptr<ChildProcess> child_;
   int channel_ = -1;
+  int counts_ = -1;  // the count channel's read end (non-blocking), or -1
+  std::string count_records_;
   int memfd_ = -1;
   char* region_ = nullptr;
   size_t region_bytes_ = 0;

@@ -19,6 +19,10 @@ inline constexpr uint32_t kMagic = 0x434e4252;  // "CNBR"
 inline constexpr uint32_t kMaxPayload = 1u << 20;
 inline constexpr int kSharedMemoryFd = 3;
 inline constexpr int kChannelFd = 4;
+// Where asked (RunnerConfig::count_channel): the write end of a pipe that the ascendc
+// emulation sends its counts down as it makes them (targets/ascendc/
+// cannbot_ascendc_count_channel.h); the runner itself never touches it.
+inline constexpr int kCountChannelFd = 5;
 inline constexpr int kMaxSlots = 4;
 // The runner's exit status after its sandbox trapped a forbidden system call.
 inline constexpr int kForbiddenSyscallExit = 97;
