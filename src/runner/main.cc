@@ -5,6 +5,7 @@
 // It links nothing from the core library: the less code shares an address space with an
 // untrusted kernel, the less there is to subvert.
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <ffi.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -39,6 +40,7 @@ struct Limits {
   long max_output_bytes = 1 << 20;
   long open_files = 64;
   std::vector<std::string> withheld;  // sandbox layers left out (tests of failing closed)
+  std::string cgroup;  // a memory cgroup directory to join first ("" = none)
 };
 
 struct Kernel {
@@ -80,6 +82,8 @@ Limits ParseArgs(int argc, char** argv) {
       limits.max_output_bytes = value;
     } else if (std::strncmp(arg, "--without=", 10) == 0) {
       limits.withheld.push_back(arg + 10);
+    } else if (std::strncmp(arg, "--cgroup=", 9) == 0) {
+      limits.cgroup = arg + 9;
     } else if (ParseFlag(arg, "--open-files", &value)) {
       limits.open_files = value;
     } else {
@@ -101,6 +105,19 @@ bool SetLimit(int resource, rlim_t value) {
   return setrlimit(resource, &limit) == 0;
 }
 
+// Moves this process into the memory cgroup at `dir` (memory_cgroup.h), before anything
+// untrusted runs; "" or what failed.
+std::string JoinCgroup(const std::string& dir) {
+  if (dir.empty()) return "";
+  const std::string path = dir + "/cgroup.procs";
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  const std::string pid = std::to_string(getpid());
+  const bool joined = fd >= 0 && write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size());
+  const int error = errno;
+  if (fd >= 0) close(fd);
+  return joined ? "" : "cannot join the memory cgroup " + dir + ": " + std::strerror(error);
+}
+
 // Returns warnings for the limits that could not be set.
 std::vector<std::string> Confine(const Limits& limits) {
   // Nothing but our channels and stdio may be inherited.
@@ -114,6 +131,8 @@ std::vector<std::string> Confine(const Limits& limits) {
       SetLimit(RLIMIT_NOFILE, static_cast<rlim_t>(limits.open_files));
   std::vector<std::string> warnings;
   if (!limited) warnings.push_back(std::string("resource limits failed: ") + std::strerror(errno));
+  const std::string cgroup = JoinCgroup(limits.cgroup);
+  if (!cgroup.empty()) warnings.push_back(cgroup);
   if (limits.cpu >= 0) {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -346,11 +365,12 @@ class Server {
 };
 
 // `cannbot-runner exec --work-dir=D [--cpu-seconds=N] [--address-space-mb=N]
-// [--max-file-mb=N] [--insecure] -- PROGRAM ARGS...`: runs a program (the compiler) confined
+// [--max-file-mb=N] [--cgroup=DIR] [--insecure] -- PROGRAM ARGS...`: runs a program (the
+// compiler) in memory cgroup DIR (memory_cgroup.h) where given, confined
 // to the system's program directories and D, without network, under resource limits. Where
 // a layer cannot be applied it refuses, unless --insecure.
 int ExecMode(int argc, char** argv) {
-  std::string work_dir;
+  std::string work_dir, cgroup;
   long cpu_seconds = 120, address_space_mb = 8192, max_file_mb = 256;
   bool insecure = false;
   int i = 2;
@@ -359,6 +379,8 @@ int ExecMode(int argc, char** argv) {
       work_dir = argv[i] + 11;
     } else if (std::strcmp(argv[i], "--insecure") == 0) {
       insecure = true;
+    } else if (std::strncmp(argv[i], "--cgroup=", 9) == 0) {
+      cgroup = argv[i] + 9;
     } else if (!ParseFlag(argv[i], "--cpu-seconds", &cpu_seconds) &&
                !ParseFlag(argv[i], "--address-space-mb", &address_space_mb) &&
                !ParseFlag(argv[i], "--max-file-mb", &max_file_mb)) {
@@ -371,8 +393,10 @@ int ExecMode(int argc, char** argv) {
                        SetLimit(RLIMIT_CPU, static_cast<rlim_t>(cpu_seconds)) &&
                        SetLimit(RLIMIT_AS, static_cast<rlim_t>(address_space_mb) << 20) &&
                        SetLimit(RLIMIT_FSIZE, static_cast<rlim_t>(max_file_mb) << 20);
+  const std::string joined = JoinCgroup(cgroup);  // before Landlock hides /sys
   std::vector<std::string> warnings = cannbot::runner::ConfineCompiler(work_dir);
   if (!limited) warnings.push_back(std::string("resource limits failed: ") + std::strerror(errno));
+  if (!joined.empty()) warnings.push_back(joined);
   for (const std::string& warning : warnings) {
     std::fprintf(stderr, "cannbot-runner: %s: %s\n", insecure ? "warning" : "error",
                  warning.c_str());

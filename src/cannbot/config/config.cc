@@ -126,7 +126,7 @@ Status FromJson(const Json& j, Config* config) {
   if (!j.is_object()) return Status::InvalidArgument("the configuration is not a table/object");
   for (const auto& [key, value] : j.items()) {
     if (key == "db" || key == "min_speedup" || key == "op_memory_limit_mb" ||
-        key == "insecure_sandbox" || key == "ascendc_device") {
+        key == "insecure_sandbox" || key == "ascendc_device" || key == "memory_cgroup") {
       continue;
     }
     if (key == "ops_dirs") {
@@ -163,6 +163,7 @@ Status FromJson(const Json& j, Config* config) {
   CANNBOT_RETURN_IF_ERROR(Read(j, "op_memory_limit_mb", &config->op_memory_limit_mb, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "insecure_sandbox", &config->insecure_sandbox, ""));
   CANNBOT_RETURN_IF_ERROR(Read(j, "ascendc_device", &config->ascendc_device, ""));
+  CANNBOT_RETURN_IF_ERROR(Read(j, "memory_cgroup", &config->memory_cgroup, ""));
   if (config->op_memory_limit_mb < 1) {
     return Status::InvalidArgument("op_memory_limit_mb must be at least 1");
   }
@@ -228,6 +229,7 @@ Status ApplyEnvironment(Config* config) {
   if (!get("CANNBOT_ASCENDC_DEVICE").empty()) {
     config->ascendc_device = get("CANNBOT_ASCENDC_DEVICE");
   }
+  if (!get("CANNBOT_MEMORY_CGROUP").empty()) config->memory_cgroup = get("CANNBOT_MEMORY_CGROUP");
   if (!get("CANNBOT_INSECURE_SANDBOX").empty()) {
     const std::string v = get("CANNBOT_INSECURE_SANDBOX");
     if (v != "1" && v != "true" && v != "0" && v != "false") {

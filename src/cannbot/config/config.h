@@ -9,6 +9,7 @@
 //   op_memory_limit_mb = 256          most tensor memory one call of a spec file's op may need
 //   insecure_sandbox = false          run untrusted kernels where a sandbox layer is missing
 //   ascendc_device = "a950.toml"      the NPU the ascendc target emulates (docs/ascendc.md)
+//   memory_cgroup = "auto"            memory cgroups for kernels and compilers: auto|require|off
 //   [llm]      url, model, api_key_env, temperature, max_tokens, timeout_seconds, retries
 //   [loop]     samples, rounds, good_enough_roofline, token_budget
 //   [skills]   dirs = ["/opt/team-skills"], model_picks = false
@@ -73,6 +74,11 @@ struct Config {
   // (ascendc/device_profile.h), else a TOML file of DeviceProfile fields that override them
   // (ub_bytes = 253952, vector_cores = 40, ...). Kernels, host tiling and estimates see it.
   std::string ascendc_device;
+  // Memory cgroups for the validator's children (docs/security.md, "Resources"): "auto" uses a
+  // writable memory controller where there is one (one group for all of this process's
+  // children, 75% of the machine, and one per child limited to its job), else rlimits alone;
+  // "require" refuses to validate without one; "off" never uses one.
+  std::string memory_cgroup = "auto";
   std::string compiler = "g++";
   std::vector<std::string> compiler_flags;  // empty = the validator's defaults
   ServerConfig server;

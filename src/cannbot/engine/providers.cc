@@ -77,6 +77,12 @@ Result<validator::ValidatorConfig> MakeValidatorConfig(const config::Config& con
     if (!device.ok()) return device.status().WithContext(path);
     v.device = std::move(device).value();
   }
+  validator::MemoryCgroupConfig cgroups;
+  cgroups.mode = config.memory_cgroup;
+  auto prepared = validator::PrepareMemoryCgroups(cgroups);
+  if (!prepared.ok()) return prepared.status().WithContext("memory_cgroup");
+  v.runner.memory_cgroups = *prepared;
+  v.compiler.memory_cgroups = *prepared;
   return v;
 }
 

@@ -219,7 +219,9 @@ Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::stri
   // As configured, not as resolved: the command is for people, and for its flags.
   result.command = Join(command);
   result.command.replace(0, compiler_path_.size(), config_.compiler);
-  const SpawnOptions options = ConfinedToolOptions(dir.path(), std::move(command));
+  std::unique_ptr<MemoryCgroup> cgroup;
+  CANNBOT_ASSIGN_OR_RETURN(const SpawnOptions options,
+                           ConfinedToolOptions(dir.path(), std::move(command), &cgroup));
   CANNBOT_ASSIGN_OR_RETURN(CommandResult run,
                            RunCommand(options, config_.timeout, config_.max_log_bytes));
   result.log = run.output;
@@ -245,15 +247,23 @@ Result<CompileResult> Compiler::Build(const TargetBuild& target, const std::stri
   return result;
 }
 
-SpawnOptions Compiler::ConfinedToolOptions(const std::string& work_dir,
-                                           std::vector<std::string> command) const {
+Result<SpawnOptions> Compiler::ConfinedToolOptions(const std::string& work_dir,
+                                                   std::vector<std::string> command,
+                                                   std::unique_ptr<MemoryCgroup>* cgroup) const {
   SpawnOptions options;
+  if (config_.sandbox && config_.memory_cgroups.enabled()) {
+    const std::string name = "tool-" + work_dir.substr(work_dir.rfind('/') + 1);
+    CANNBOT_ASSIGN_OR_RETURN(
+        *cgroup, MemoryCgroup::Create(config_.memory_cgroups, name,
+                                      static_cast<uint64_t>(config_.address_space_mb) << 20));
+  }
   if (config_.sandbox) {
     const std::string runner =
         config_.runner_path.empty() ? DefaultRunnerPath() : config_.runner_path;
     options.argv = {runner, "exec", "--work-dir=" + work_dir,
                     "--cpu-seconds=" + std::to_string(config_.timeout.count() / 1000 + 1),
                     "--address-space-mb=" + std::to_string(config_.address_space_mb)};
+    if (*cgroup) options.argv.push_back("--cgroup=" + (*cgroup)->dir());
     if (config_.insecure_sandbox) options.argv.push_back("--insecure");
     options.argv.push_back("--");
   }
@@ -289,8 +299,10 @@ Result<CommandResult> Compiler::RunConfinedTool(const std::string& work_dir,
     if (found.empty()) return Status::NotFound(command[0] + " is not installed");
     command[0] = found;
   }
-  return RunCommand(ConfinedToolOptions(work_dir, std::move(command)), config_.timeout,
-                    max_output_bytes);
+  std::unique_ptr<MemoryCgroup> cgroup;
+  CANNBOT_ASSIGN_OR_RETURN(const SpawnOptions options,
+                           ConfinedToolOptions(work_dir, std::move(command), &cgroup));
+  return RunCommand(options, config_.timeout, max_output_bytes);
 }
 
 Result<CompileResult> Compiler::BuildCached(const TargetBuild& target, const std::string& source,

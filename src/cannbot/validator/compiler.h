@@ -20,6 +20,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "cannbot/store/store.h"
 #include "cannbot/util/status.h"
 #include "cannbot/util/subprocess.h"
+#include "cannbot/validator/memory_cgroup.h"
 #include "cannbot/validator/object_inspector.h"
 
 namespace cannbot::validator {
@@ -55,6 +57,8 @@ struct CompilerConfig {
   bool object_check = true;
   std::string runner_path;  // "" = DefaultRunnerPath()
   int address_space_mb = 4096;
+  // Where the compiler's memory cgroup goes (memory_cgroup.h), limited like its address space.
+  MemoryCgroups memory_cgroups;
 };
 
 // How kernels of one target are built (target::Target::MakePlan fills it). Empty fields take
@@ -141,8 +145,11 @@ class Compiler {
                                         size_t max_output_bytes) const;
 
  private:
-  SpawnOptions ConfinedToolOptions(const std::string& work_dir,
-                                   std::vector<std::string> command) const;
+  // How to run `command` confined in `work_dir`; with memory cgroups, `*cgroup` is the tool's
+  // group, to be kept until the tool is gone.
+  Result<SpawnOptions> ConfinedToolOptions(const std::string& work_dir,
+                                           std::vector<std::string> command,
+                                           std::unique_ptr<MemoryCgroup>* cgroup) const;
   // `target` with its defaults filled in for `op`.
   static TargetBuild Resolve(const ops::OpSpec& op, const TargetBuild& target);
   std::string CacheKey(const TargetBuild& target, const std::string& source,

@@ -17,6 +17,7 @@
 
 #include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
+#include "cannbot/validator/proc_status.h"
 
 namespace cannbot::validator {
 namespace proto = runner_protocol;
@@ -24,40 +25,6 @@ namespace proto = runner_protocol;
 namespace {
 
 std::string Errno() { return std::strerror(errno); }
-
-// What the kernel, not the child, says about the child: /proc/<pid>/status, field by field.
-struct ProcState {
-  std::vector<std::pair<std::string, std::string>> fields;  // every "Name:\tvalue" line
-
-  bool read() const { return !fields.empty(); }
-  std::string Field(const std::string& name) const {
-    for (const auto& [key, value] : fields) {
-      if (key == name) return value;
-    }
-    return "";
-  }
-  int Threads() const { return std::atoi(Field("Threads").c_str()); }
-  // The blocked, ignored and caught signal masks.
-  std::string Signals() const {
-    return Field("SigBlk") + "/" + Field("SigIgn") + "/" + Field("SigCgt");
-  }
-};
-
-ProcState ReadProcState(pid_t pid) {
-  ProcState state;
-  auto text = ReadFile("/proc/" + std::to_string(pid) + "/status", 1u << 16);
-  if (!text.ok()) return state;
-  std::stringstream lines(*text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const size_t value = line.find_first_not_of(" \t", colon + 1);
-    state.fields.emplace_back(line.substr(0, colon),
-                              value == std::string::npos ? "" : line.substr(value));
-  }
-  return state;
-}
 
 int LastOnlineCpu() {
   long n = ::sysconf(_SC_NPROCESSORS_ONLN);
@@ -149,13 +116,21 @@ Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& co
                 static_cast<unsigned long long>(runner->nonce_));
   runner->output_path_ = work_dir + "/runner-" + nonce_hex + ".out";
   const RunnerConfig& c = runner->config_;
+  runner->address_space_mb_ = AddressSpaceMb(c, region_bytes);
+  if (c.memory_cgroups.enabled()) {
+    CANNBOT_ASSIGN_OR_RETURN(
+        runner->cgroup_,
+        MemoryCgroup::Create(c.memory_cgroups, std::string("runner-") + nonce_hex,
+                             static_cast<uint64_t>(runner->address_space_mb_) << 20));
+  }
   SpawnOptions options;
   options.argv = {path,
                   std::string("--nonce=") + nonce_hex,
                   "--cpu=" + std::to_string(c.cpu),
                   "--cpu-seconds=" + std::to_string(c.cpu_seconds),
-                  "--address-space-mb=" + std::to_string(AddressSpaceMb(c, region_bytes)),
+                  "--address-space-mb=" + std::to_string(runner->address_space_mb_),
                   "--max-output-bytes=" + std::to_string(c.max_output_bytes)};
+  if (runner->cgroup_) options.argv.push_back("--cgroup=" + runner->cgroup_->dir());
   for (const std::string& layer : c.withheld_layers) options.argv.push_back("--without=" + layer);
   options.inherit_environment = false;  // no LD_PRELOAD or other surprises
   options.working_dir = work_dir;
@@ -218,6 +193,9 @@ Status KernelRunner::AcceptWarnings(const std::string& text) {
   std::string line;
   while (std::getline(lines, line)) note(line);
   for (const std::string& missing : VerifyConfinement()) note(missing);
+  if (cgroup_ && !cgroup_->Holds(child_->pid())) {
+    note("the runner is not in its memory cgroup " + cgroup_->dir());
+  }
   if (sandbox_warnings_.empty() || config_.insecure_sandbox) return Status::Ok();
   dead_ = true;
   child_->Kill();
@@ -295,6 +273,10 @@ Status KernelRunner::ChildFailure(const std::string& doing, bool timed_out,
     return Status::Aborted("the kernel made a forbidden system call with signals blocked and "
                            "was killed by SIGSYS (that is what starting threads or processes "
                            "looks like) " + doing);
+  }
+  if (cgroup_ && cgroup_->OomKilled()) {
+    return Status::Aborted("the kernel used more memory than its job may (" +
+                           cgroup_->Describe() + ") " + doing + " and was killed");
   }
   if (!info.exited && info.signal == SIGXCPU) {
     return Status::Aborted("the kernel used more than " + std::to_string(config_.cpu_seconds) +
@@ -454,6 +436,15 @@ std::string KernelRunner::TakeCountRecords() {
   std::string records;
   records.swap(count_records_);
   return records;
+}
+
+std::string KernelRunner::DescribeMemoryLimit() const {
+  const std::string rlimit = "an address-space limit of " + std::to_string(address_space_mb_) + " MiB";
+  if (cgroup_) return cgroup_->Describe() + " and " + rlimit;
+  return rlimit + " (no memory cgroup: " +
+         (config_.memory_cgroups.why_not.empty() ? std::string("none configured")
+                                                 : config_.memory_cgroups.why_not) +
+         ")";
 }
 
 size_t KernelRunner::ChildOutputBytes() const {

@@ -30,6 +30,7 @@
 
 #include "cannbot/util/status.h"
 #include "cannbot/util/subprocess.h"
+#include "cannbot/validator/memory_cgroup.h"
 #include "cannbot/validator/runner_protocol.h"
 
 namespace cannbot::validator {
@@ -55,6 +56,9 @@ struct RunnerConfig {
   // Run untrusted code even where a sandbox layer cannot be applied (each is then listed in
   // sandbox_warnings() and in every report). Off: such a machine refuses to validate.
   bool insecure_sandbox = false;
+  // Where the child's memory cgroup goes (memory_cgroup.h), limited like its address space;
+  // not enabled: rlimits alone bound its memory.
+  MemoryCgroups memory_cgroups;
   // Give the child the count channel (runner_protocol::kCountChannelFd), which the ascendc
   // emulation sends its counts down; CountRecords() returns what arrived.
   bool count_channel = false;
@@ -124,6 +128,9 @@ class KernelRunner {
   std::string ChildOutputSince(size_t offset) const;
   // Everything that arrived on the count channel so far (empty without one), then cleared.
   std::string TakeCountRecords();
+  // What bounds the child's memory: "a cgroup v1 memory limit of 1.3 GiB and an address-space
+  // limit of 1352 MiB", or the address-space limit alone and why.
+  std::string DescribeMemoryLimit() const;
   // Sandbox mechanisms the child could not apply (empty when fully confined).
   const std::vector<std::string>& sandbox_warnings() const { return sandbox_warnings_; }
 
@@ -147,6 +154,8 @@ class KernelRunner {
   bool DrainCounts();
 
   RunnerConfig config_;
+  std::unique_ptr<MemoryCgroup> cgroup_;  // outlives the child: removed once it is gone
+  int address_space_mb_ = 0;
   std::unique_ptr<ChildProcess> child_;
   int channel_ = -1;
   int counts_ = -1;  // the count channel's read end (non-blocking), or -1

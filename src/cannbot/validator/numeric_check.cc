@@ -104,6 +104,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOrac
     return loaded;
   }
   report.sandbox_warnings = runner->sandbox_warnings();
+  report.memory_limit = runner->DescribeMemoryLimit();
   char* region = runner->region();
   for (const ops::Shape& shape : cases) {
     const std::string where = "on case '" + shape.label + "' (" + shape.Describe() + ")";

@@ -48,6 +48,8 @@ struct NumericReport {
   std::vector<NumericCase> cases;
   std::string child_output;  // what the kernel printed (capped)
   std::vector<std::string> sandbox_warnings;  // confinement the runner could not apply
+  // What bounded the kernel's memory (KernelRunner::DescribeMemoryLimit).
+  std::string memory_limit;
 };
 
 // Runs every numeric (non-perf) shape of `op`, and a random one within the spec's bounds when

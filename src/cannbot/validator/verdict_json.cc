@@ -175,6 +175,7 @@ Json NumericToJson(const NumericReport& n) {
   Json out = {{"ok", n.ok}, {"layer", LayerName(n.layer)}, {"reason", n.reason}, {"cases", cases},
               {"sandbox_warnings", n.sandbox_warnings}};
   if (!n.child_output.empty()) out["kernel_output"] = n.child_output;
+  if (!n.memory_limit.empty()) out["memory_limit"] = n.memory_limit;
   return out;
 }
 
@@ -187,6 +188,7 @@ Result<NumericReport> NumericFromJson(const Json& json, const std::string& path)
   f.Array("cases", &n.cases, NumericCaseFromJson);
   f.Read("sandbox_warnings", &n.sandbox_warnings);
   f.ReadIfPresent("kernel_output", &n.child_output);
+  f.ReadIfPresent("memory_limit", &n.memory_limit);
   CANNBOT_RETURN_IF_ERROR(f.status());
   return n;
 }
