@@ -19,7 +19,7 @@
 namespace cannbot::validator {
 namespace {
 
-constexpr auto kCallTimeout = std::chrono::milliseconds(20000);
+constexpr auto kTouchCallTimeout = std::chrono::milliseconds(20000);
 
 // An `add` kernel that first fills `mib` MiB of fresh memory, page by page.
 std::string TouchingKernel(int mib) {
@@ -84,7 +84,7 @@ class MemoryCgroupTest : public ::testing::Test {
     EXPECT_EQ(Subdirectories(groups.dir).size(), 1u) << "the runner's own group";
     CANNBOT_RETURN_IF_ERROR(runner->Load(0, built->shared_object_path, "add", ArgKinds(*op_)));
     CANNBOT_RETURN_IF_ERROR(runner->Seal());
-    return runner->Call(0, {layout_.Args(*op_, shape_)}, 1, kCallTimeout);
+    return runner->Call(0, {layout_.Args(*op_, shape_)}, 1, kTouchCallTimeout);
   }
 
   MemoryCgroups groups_;

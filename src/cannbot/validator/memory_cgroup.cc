@@ -122,6 +122,30 @@ void RemoveStaleGroups(const std::string& parent) {
   }
 }
 
+// cgroup v2: whether the memory controller is (or can be) enabled for `dir`'s children.
+// Enabling fails while a process sits in `dir` itself (the "no internal processes" rule)
+// unless `dir` is a namespace's root. Where this process is alone in `dir` (a service whose
+// cgroup systemd delegated, Delegate=yes), it moves itself into a leaf `dir`/cannbot-main
+// first, as delegated services do; where that does not help it moves back.
+bool EnableMemoryForChildren(const std::string& dir) {
+  const std::string control = dir + "/cgroup.subtree_control";
+  if ((" " + ReadSmall(control)).find(" memory") != std::string::npos) return true;
+  if (WriteControl(control, "+memory").ok()) return true;
+  const std::string self = std::to_string(::getpid());
+  std::string procs = ReadSmall(dir + "/cgroup.procs");
+  while (!procs.empty() && procs.back() == '\n') procs.pop_back();
+  if (procs != self) return false;  // others share it: not ours to rearrange
+  const std::string leaf = dir + "/cannbot-main";
+  if ((::mkdir(leaf.c_str(), 0755) != 0 && errno != EEXIST) ||
+      !WriteControl(leaf + "/cgroup.procs", self).ok()) {
+    return false;
+  }
+  if (WriteControl(control, "+memory").ok()) return true;
+  (void)WriteControl(dir + "/cgroup.procs", self);
+  ::rmdir(leaf.c_str());
+  return false;
+}
+
 // The limit files of a group: v1 memory.limit_in_bytes (then the swap-inclusive limit, which
 // may not be below it), v2 memory.max and no swap.
 Status SetLimit(int version, const std::string& dir, uint64_t bytes) {
@@ -163,11 +187,9 @@ Result<MemoryCgroups> PrepareMemoryCgroups(const MemoryCgroupConfig& config) {
     if (own_path.empty()) continue;
     const std::string own_dir = MountedDir(version, own_path);
     if (own_dir.empty()) continue;
-    if (version == 2 &&
-        (" " + ReadSmall(own_dir + "/cgroup.subtree_control")).find(" memory") ==
-            std::string::npos) {
+    if (version == 2 && !EnableMemoryForChildren(own_dir)) {
       why = "the memory controller is not enabled for this process's cgroup v2 children (" +
-            own_dir + "/cgroup.subtree_control)";
+            own_dir + "/cgroup.subtree_control; docs/security.md, \"Resources\")";
       continue;
     }
     RemoveStaleGroups(own_dir);
@@ -180,6 +202,10 @@ Result<MemoryCgroups> PrepareMemoryCgroups(const MemoryCgroupConfig& config) {
         static_cast<uint64_t>(static_cast<double>(AvailableMemory(version, own_dir)) *
                               config.machine_share);
     Status limited = SetLimit(version, dir, total);
+    // v2: the children's groups get memory limits only where their parent hands it down.
+    if (limited.ok() && version == 2) {
+      limited = WriteControl(dir + "/cgroup.subtree_control", "+memory");
+    }
     if (!limited.ok()) {
       ::rmdir(dir.c_str());
       why = "cannot limit a memory cgroup: " + limited.message();
