@@ -28,6 +28,9 @@ struct Cheat {
   // A phrase the reason must contain; "a|b" when the cheat's own timing decides which of two
   // honest rejections it meets first.
   const char* reason;
+  // The baseline, where the cheat needs one as slow as itself to show (default: the op's
+  // reference kernel).
+  const char* baseline = nullptr;
 };
 
 // Whether `reason` contains one of the '|'-separated phrases of `expected`.
@@ -60,6 +63,12 @@ const Cheat kCheats[] = {
     // 5: caches
     {"cache_by_pointer.cpp", "matmul", "perf", "wrong results in a timed run on fresh data"},
     {"cache_by_fingerprint.cpp", "matmul", "perf", "wrong results in a timed run"},
+    // 1: a runner is stopped between its requests, so a kernel can neither spin while the
+    // other is timed nor do its work after replying
+    {"steals_cpu_between_calls.cpp", "swish", "perf", "not measurably faster",
+     "examples/swish/naive.cpp"},
+    {"works_after_replying.cpp", "swish", "perf", "wrong results in a timed run on fresh data",
+     "examples/swish/naive.cpp"},
     // 6: threads
     {"background_thread.cpp", "swish", "sandbox", "starting threads or processes"},
     {"leftover_thread.cpp", "swish", "sandbox", "starting threads or processes"},
@@ -217,6 +226,7 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
   request.op = cheat.op;
   request.candidate = Kernel(Fixture(std::string("cheats/") + cheat.file));
   ASSERT_FALSE(request.candidate.text.empty());
+  if (cheat.baseline != nullptr) request.baseline = Kernel(testing::SourcePath(cheat.baseline));
   request.seed = 99;
   auto verdict = validator.Validate(request);
   ASSERT_TRUE(verdict.ok()) << verdict.status().ToString();

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -224,6 +225,7 @@ Status KernelRunner::CheckProcessState() {
 }
 
 KernelRunner::~KernelRunner() {
+  Thaw();
   if (child_ && child_->running() && !dead_) {
     (void)Send(proto::Type::kQuit, "");
     if (!child_->WaitUntil(SteadyClock::now() + std::chrono::milliseconds(200))) child_->Kill();
@@ -236,7 +238,31 @@ KernelRunner::~KernelRunner() {
   if (!output_path_.empty()) ::unlink(output_path_.c_str());
 }
 
+void KernelRunner::Thaw() {
+  if (!frozen_ || !child_) return;
+  ::kill(child_->pid(), SIGCONT);
+  frozen_ = false;
+}
+
+Status KernelRunner::Freeze() {
+  if (frozen_ || !child_ || dead_) return Status::Ok();
+  ::kill(child_->pid(), SIGSTOP);
+  const auto deadline = SteadyClock::now() + std::chrono::seconds(5);
+  while (true) {
+    const char state = ProcRunState(child_->pid());
+    if (state == 'T' || state == 't' || state == 'Z' || state == '\0') break;  // stopped or gone
+    if (SteadyClock::now() > deadline) {
+      return Status::IoError("the kernel runner did not stop when told to (state " +
+                             std::string(1, state) + ")");
+    }
+    ::sched_yield();
+  }
+  frozen_ = true;
+  return Status::Ok();
+}
+
 Status KernelRunner::Send(proto::Type type, const std::string& payload) {
+  Thaw();
   proto::Header header{proto::kMagic, static_cast<uint32_t>(type), nonce_,
                        static_cast<uint32_t>(payload.size()), ++sequence_};
   std::string message(reinterpret_cast<const char*>(&header), sizeof(header));
@@ -344,6 +370,7 @@ Result<std::string> KernelRunner::Receive(SteadyClock::time_point deadline,
     child_->Kill();
     return Status::Aborted("the runner sent an unknown reply " + doing);
   }
+  CANNBOT_RETURN_IF_ERROR(Freeze());
   return buffer;
 }
 
@@ -393,6 +420,7 @@ Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<Ke
       payload.append(reinterpret_cast<const char*>(&wire), sizeof(wire));
     }
   }
+  Thaw();  // before the clock starts
   const auto start = SteadyClock::now();
   CANNBOT_RETURN_IF_ERROR(Send(proto::Type::kCall, payload));
   auto reply = Receive(start + timeout, "while running");

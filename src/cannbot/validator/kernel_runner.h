@@ -5,6 +5,9 @@
 // child says is trusted: callers verify outputs themselves, and Call() reports the parent's
 // own wall-clock time of each batch.
 //
+// Between requests the child is stopped, so nothing it does happens outside the calls the
+// parent makes and times (see Freeze).
+//
 // Failure semantics: when the child crashes, exceeds a limit, hangs past a deadline, makes a
 // forbidden system call, leaves threads running, changes its signal handling or breaks the
 // protocol, the call returns Status::Aborted (or Timeout) with one sentence saying what
@@ -149,6 +152,12 @@ class KernelRunner {
   std::vector<std::string> VerifyConfinement() const;
   // Fails closed on any warning unless the config allows an insecure sandbox.
   Status AcceptWarnings(const std::string& text);
+  // Between requests the child is stopped (SIGSTOP, confirmed in /proc): a kernel runs only
+  // while the parent waits for its reply, so it can neither work on after replying (its
+  // outputs are checked while it is stopped) nor take the CPU from the other kernel's timed
+  // batch. Thaw before a request; Freeze after its reply.
+  void Thaw();
+  Status Freeze();
   // Moves what the count channel holds into count_records_; false when the child sent more
   // than any emulation would (then it is killed).
   bool DrainCounts();
@@ -167,6 +176,7 @@ class KernelRunner {
   uint32_t sequence_ = 0;
   std::string output_path_;
   bool dead_ = false;
+  bool frozen_ = false;
   std::vector<std::string> sandbox_warnings_;
   std::string idle_signal_state_;  // SigBlk/SigIgn/SigCgt of the confined, idle child
 };

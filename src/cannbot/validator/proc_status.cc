@@ -22,4 +22,11 @@ ProcState ReadProcState(pid_t pid) {
   return state;
 }
 
+char ProcRunState(pid_t pid) {
+  auto text = ReadFile("/proc/" + std::to_string(pid) + "/stat", 1u << 12);
+  if (!text.ok()) return '\0';
+  const size_t close = text->rfind(')');  // the command name may hold anything
+  return close != std::string::npos && close + 2 < text->size() ? (*text)[close + 2] : '\0';
+}
+
 }  // namespace cannbot::validator

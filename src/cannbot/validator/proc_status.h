@@ -33,5 +33,7 @@ struct ProcState {
 };
 
 ProcState ReadProcState(pid_t pid);
+// The state letter of /proc/<pid>/stat ('R', 'S', 'T' stopped, 'Z', ...); '\0' when gone.
+char ProcRunState(pid_t pid);
 
 }  // namespace cannbot::validator
