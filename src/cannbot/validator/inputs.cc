@@ -23,7 +23,8 @@ uint64_t StreamSeed(uint64_t seed, const std::string& stream) {
   return h;
 }
 
-// The largest value of `dtype` below `b` (uniform ranges are half-open after rounding).
+}  // namespace
+
 double BelowInDType(ops::DType dtype, double b) {
   ops::Tensor t(dtype, 1);
   t.Set(0, b);
@@ -38,6 +39,8 @@ double BelowInDType(ops::DType dtype, double b) {
   std::memcpy(t.data(), &bits, sizeof(bits));
   return t.At(0);
 }
+
+namespace {
 
 void DrawBase(const ops::Distribution& d, int64_t row_elements, std::mt19937_64& engine,
               ops::Tensor* values) {

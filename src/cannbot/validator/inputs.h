@@ -38,6 +38,9 @@ ops::Distribution WithEdges(const ops::OpSpec& op, const ops::Shape& shape,
 std::vector<ops::Tensor> GenerateEdgeInputs(const ops::OpSpec& op, const ops::Shape& shape,
                                             uint64_t seed, const std::string& stream);
 
+// The largest value of `dtype` below `b` (uniform ranges are half-open after rounding).
+double BelowInDType(ops::DType dtype, double b);
+
 // A fresh seed for a run that was not given one.
 uint64_t NewSeed();
 

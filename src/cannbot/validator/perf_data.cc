@@ -1,5 +1,6 @@
 #include "cannbot/validator/perf_data.h"
 
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -34,23 +35,9 @@ std::vector<ops::Tensor> MakeTwin(const ops::OpSpec& op, const ops::Shape& shape
   return inputs;
 }
 
-ops::Tensor Rotated(const ops::Tensor& tensor, int64_t by) {
-  const int64_t n = tensor.elements();
-  if (n <= 1 || by % n == 0) return tensor;
-  by = ((by % n) + n) % n;
-  ops::Tensor out(tensor.dtype(), n);
-  const size_t width = ops::DTypeBytes(tensor.dtype());
-  const char* from = static_cast<const char*>(tensor.data());
-  char* to = static_cast<char*>(out.data());
-  const size_t head = static_cast<size_t>(n - by) * width;  // elements by .. n-1 come first
-  std::memcpy(to, from + static_cast<size_t>(by) * width, head);
-  std::memcpy(to + head, from, static_cast<size_t>(by) * width);
-  return out;
-}
-
 Result<PerfData> PerfData::Draw(const ReferenceOracle& reference, const ops::OpSpec& op,
                                 const ops::Shape& shape, uint64_t seed, int count) {
-  PerfData data(seed);
+  PerfData data(op, shape, seed);
   count = std::max(2, count + count % 2);
   for (int s = 0; s < count; ++s) {
     if (s < count / 2) {
@@ -74,30 +61,88 @@ Result<PerfData> PerfData::Draw(const ReferenceOracle& reference, const ops::OpS
   return data;
 }
 
-int64_t PerfData::Rotation(size_t s, int round, size_t input) const {
-  if (round == 0) return 0;
-  const int64_t n = sets_[s].inputs[input].elements();
-  const int64_t step = row_elements_[input];
-  // Whole rows of a row-structured tensor; a tensor of one row may turn within it.
-  const int64_t units = n / step >= 2 ? n / step : n;
-  const int64_t unit = n / step >= 2 ? step : 1;
-  if (units < 2) return 0;
-  // A twin turns exactly like its sibling: the pair shares one draw.
-  const size_t pair = s % (sets_.size() / 2);
-  std::seed_seq seq{static_cast<uint32_t>(seed_), static_cast<uint32_t>(seed_ >> 32),
-                    static_cast<uint32_t>(round), static_cast<uint32_t>(pair),
-                    static_cast<uint32_t>(input), 0x70u};
-  std::mt19937_64 engine(seq);
-  std::uniform_int_distribution<int64_t> pick(1, units - 1);
-  return pick(engine) * unit;
+namespace {
+
+// `base` given new values of the same distribution, element by element in place (every
+// parameter drawn from `engine`, so a twin and its sibling change alike):
+//  - uniform on [a, b): every value shifted by the same random share of the width, modulo it;
+//  - normal: consecutive pairs turned by one random angle about the mean (a pair of
+//    independent normals turned is a pair of independent normals); an odd last one mirrored;
+//  - integer on [a, b]: every value shifted by the same random step, modulo the range.
+// Probability rows, and inputs that mix edge values into the perf data, are drawn afresh
+// from `stream` instead.
+ops::Tensor Refreshed(const ops::Tensor& base, const ops::Distribution& d,
+                      std::mt19937_64& engine, uint64_t seed, const std::string& stream,
+                      int64_t row_elements) {
+  using Kind = ops::Distribution::Kind;
+  const int64_t n = base.elements();
+  if (d.kind == Kind::kProbabilityRows || (!d.edge_values.empty() && d.edge_fraction > 0)) {
+    return GenerateInput(d, base.dtype(), n, seed, stream, row_elements);
+  }
+  const ops::Tensor& turned = base;
+  ops::Tensor out(base.dtype(), n);
+  std::uniform_real_distribution<double> unit(0.05, 0.95);
+  const double share = unit(engine);
+  const double angle = unit(engine) * 2 * M_PI;
+  const double width = d.b - d.a;
+  const int64_t range = static_cast<int64_t>(std::floor(d.b) - std::ceil(d.a)) + 1;
+  const int64_t step = range > 1 ? 1 + static_cast<int64_t>(share * static_cast<double>(range - 1)) : 0;
+  const double below_b = d.kind == Kind::kUniform ? BelowInDType(base.dtype(), d.b) : 0;
+  const bool f32 = base.dtype() == ops::DType::kF32;
+  auto get = [&](int64_t i) { return f32 ? static_cast<double>(turned.f32()[i]) : turned.At(i); };
+  auto put = [&](int64_t i, double v) {
+    if (f32) {
+      out.f32()[i] = static_cast<float>(v);
+    } else {
+      out.Set(i, v);
+    }
+  };
+  switch (d.kind) {
+    case Kind::kUniform:
+      for (int64_t i = 0; i < n; ++i) {
+        put(i, d.a + std::fmod(get(i) - d.a + share * width, width));
+        if ((f32 ? out.f32()[i] : out.At(i)) >= d.b) put(i, below_b);
+      }
+      break;
+    case Kind::kNormal: {
+      const double c = std::cos(angle), s = std::sin(angle);
+      for (int64_t i = 0; i + 1 < n; i += 2) {
+        const double x = get(i) - d.a, y = get(i + 1) - d.a;
+        put(i, d.a + c * x - s * y);
+        put(i + 1, d.a + s * x + c * y);
+      }
+      if (n % 2 == 1) put(n - 1, 2 * d.a - get(n - 1));
+      break;
+    }
+    case Kind::kInteger:
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t v = static_cast<int64_t>(get(i)) - static_cast<int64_t>(std::ceil(d.a));
+        put(i, std::ceil(d.a) + static_cast<double>(range > 1 ? (v + step) % range : v));
+      }
+      break;
+    case Kind::kProbabilityRows: break;  // drawn afresh above
+  }
+  return out;
 }
+
+}  // namespace
 
 CallData PerfData::ForRound(size_t s, int round) const {
   if (round == 0) return sets_[s];
   CallData data;
   const CallData& base = sets_[s];
+  const size_t pair = s % (sets_.size() / 2);
+  const auto params = op_->ParamsOfKind(ops::ParamKind::kInput);
   for (size_t i = 0; i < base.inputs.size(); ++i) {
-    data.inputs.push_back(Rotated(base.inputs[i], Rotation(s, round, i)));
+    std::seed_seq seq{static_cast<uint32_t>(seed_), static_cast<uint32_t>(seed_ >> 32),
+                      static_cast<uint32_t>(round), static_cast<uint32_t>(pair),
+                      static_cast<uint32_t>(i), 0x76u};
+    std::mt19937_64 engine(seq);
+    const ops::Distribution& d = op_->InputDistribution(shape_->label, params[i]->name);
+    const std::string stream = "perf-round/" + std::to_string(round) + "/" +
+                               std::to_string(pair) + "/" + params[i]->name;
+    data.inputs.push_back(
+        Refreshed(base.inputs[i], d, engine, seed_, stream, row_elements_[i]));
   }
   return data;
 }

@@ -4,16 +4,18 @@
 // sets once (with the reference's outputs for them, which round 0 checks in full), half of
 // them *twins* of the other half (identical in their first and last 32 elements, different in
 // about 1% of the interior, so a cache keyed on a cheap fingerprint serves a wrong answer), and
-// gives every later round each set's inputs rotated by offsets drawn for that round: every
-// element moves, the values keep their distribution, and no round repeats an earlier one. A
-// cache keyed on the whole input (content-keyed memoisation, which pays on ops whose compute
-// dwarfs a read of their inputs, such as matmul) never hits; a twin is rotated exactly like its
-// sibling, so the fingerprint trap holds in every round. Rotating costs a copy, where drawing
-// fresh values and recomputing the reference every round would cost a reference computation
-// per call; the gate checks later rounds against the other kernel instead (perf_gate.h).
-//
-// A tensor of probability rows (each row sums to 1) is rotated by whole rows; a one-element
-// tensor cannot change.
+// gives every later round new inputs: each set's inputs given new values of the same
+// distribution by a transform drawn for that round (uniform values shifted modulo the range,
+// normal pairs turned about the mean, integers shifted modulo theirs). No element keeps its
+// value, so no answer of an earlier round can be reused: not by a cache keyed on the whole
+// input (content-keyed memoisation, which pays on ops whose compute dwarfs a read of their
+// inputs, such as matmul), on chunks cut by content (which moving the old values around would
+// not defeat), or on single values. A twin changes
+// exactly like its sibling, so the fingerprint trap holds in every round. A transform costs a
+// pass over the inputs, where drawing afresh and recomputing the reference every round would
+// cost a reference computation per call; the gate checks later rounds against the other
+// kernel instead (perf_gate.h). Probability rows (each row sums to 1) and perf data that mixes
+// in edge values are drawn afresh.
 //
 // Ownership: plain values (the sets' tensors). Thread-safety: const methods only after Draw.
 #pragma once
@@ -37,26 +39,24 @@ class PerfData {
   size_t size() const { return sets_.size(); }
   // Set `s` as drawn, with its reference outputs (round 0's data).
   const CallData& Base(size_t s) const { return sets_[s]; }
-  // Set `s`'s inputs in round `round`: the base inputs for round 0, else each input rotated by
-  // an offset drawn from (seed, round, s's pair, input); no expected outputs.
+  // Set `s`'s inputs in round `round`: the base inputs for round 0, else each input
+  // transformed as above, by draws from (seed, round, s's pair, input); no expected outputs.
   CallData ForRound(size_t s, int round) const;
-  // The rotation of input `input` of set `s` in `round` (elements; 0 for round 0).
-  int64_t Rotation(size_t s, int round, size_t input) const;
 
  private:
-  explicit PerfData(uint64_t seed) : seed_(seed) {}
+  PerfData(const ops::OpSpec& op, const ops::Shape& shape, uint64_t seed)
+      : op_(&op), shape_(&shape), seed_(seed) {}
 
+  const ops::OpSpec* op_;     // borrowed: outlives the gate
+  const ops::Shape* shape_;   // the op's perf shape
   uint64_t seed_;
   std::vector<CallData> sets_;
-  std::vector<int64_t> row_elements_;  // per input: the rotation step (1, or a row's length)
+  std::vector<int64_t> row_elements_;  // per input: a probability row's length (else 1)
 };
 
 // `inputs` differing from themselves in about 1% of the interior of every tensor large enough
 // to have one, nowhere near either end (a twin).
 std::vector<ops::Tensor> MakeTwin(const ops::OpSpec& op, const ops::Shape& shape,
                                   std::vector<ops::Tensor> inputs, uint64_t seed);
-
-// `tensor` rotated left by `by` elements (element i of the result is element (i + by) % n).
-ops::Tensor Rotated(const ops::Tensor& tensor, int64_t by);
 
 }  // namespace cannbot::validator

@@ -13,8 +13,8 @@
 // them "twins" that share every other set's head and tail and differ inside (a cache keyed on
 // a cheap fingerprint serves a wrong answer); one buffer position per data set, so a batch
 // calls the kernel once per position and never twice on the same inputs; and new inputs in
-// every round (each set's inputs rotated by fresh offsets), so no answer can be reused across
-// rounds, not even by a cache keyed on the whole input. Round 0 checks every output against
+// every round (every value changed by a transform that keeps the distribution), so no answer
+// can be reused across rounds, not even by a cache keyed on the whole input. Round 0 checks every output against
 // the reference. Every later round checks that inputs and guards are intact, compares the two
 // kernels' outputs (at sampled elements of every position, in full at one) and, in some
 // rounds, one position against the reference; which ones is drawn after the calls, so a
