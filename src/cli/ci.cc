@@ -153,7 +153,7 @@ Status WriteArtifacts(const std::string& dir, const ci::CiResult& result, const 
     const std::string name = dir + "/" + Flat(o.section.path);
     if (!o.kernel.empty()) CANNBOT_RETURN_IF_ERROR(WriteFile(name + ".suggested", o.kernel));
     if (!o.report.is_null()) {
-      CANNBOT_RETURN_IF_ERROR(WriteFile(name + ".report.json", o.report.dump(2)));
+      CANNBOT_RETURN_IF_ERROR(WriteFile(name + ".report.json", o.report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)));
     }
   }
   return Status::Ok();

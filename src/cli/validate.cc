@@ -85,7 +85,7 @@ int PrintReport(const ValidateFlags& flags, const ops::Registry& registry, Produ
   Result<engine::PackageReport> report = produce(validator);
   if (!report.ok()) return ReportError(report.status(), flags.json);
   if (flags.json) {
-    std::printf("%s\n", report->ToJson().dump(2).c_str());
+    std::printf("%s\n", report->ToJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     std::printf("%s", report->RenderText().c_str());
   }
@@ -189,7 +189,7 @@ int Run(const ValidateFlags& flags, const ops::Registry& registry) {
   auto verdict = validator.Validate(request);
   if (!verdict.ok()) return ReportError(verdict.status(), flags.json);
   if (flags.json) {
-    std::printf("%s\n", verdict->ToJson().dump(2).c_str());
+    std::printf("%s\n", verdict->ToJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     std::printf("%s", verdict->RenderText().c_str());
   }

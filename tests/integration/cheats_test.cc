@@ -143,6 +143,9 @@ const Cheat kCheats[] = {
     {"memoises_inputs.cpp", "matmul", "perf", "not measurably faster"},
     // 5: the runner's environment is empty: nothing to print (every case checks the logs)
     {"reads_secret_env.cpp", "swish", "numeric", "wrong results"},
+    // 2: bytes that are not UTF-8, printed and in the compiler's log, cannot cost the verdict
+    {"prints_invalid_utf8.cpp", "relu", "sandbox", "the kernel printed"},
+    {"invalid_utf8_in_compile_log.cpp", "relu", "compile", "invalid UTF-8 ahead"},
     // 6: the floating-point state is checked after every call and blamed on its kernel
     {"leaves_flush_to_zero.cpp", "swish", "sandbox", "floating-point control state"},
 };
@@ -233,6 +236,8 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
   const Verdict& v = *verdict;
   EXPECT_EQ(v.RenderText().find(kSecret), std::string::npos) << "a secret leaked";
   EXPECT_EQ(v.compile.log.find(kSecret), std::string::npos) << "a secret leaked";
+  // Whatever bytes the kernel or its compiler printed, the verdict is valid JSON.
+  EXPECT_NO_THROW((void)v.ToJson().dump()) << v.RenderText();
   if (std::string(cheat.layer) == "numeric-ok") {
     ASSERT_TRUE(v.numeric.has_value()) << v.RenderText();
     EXPECT_TRUE(v.numeric->ok) << v.RenderText();

@@ -1,5 +1,7 @@
 #include "cannbot/util/subprocess.h"
 
+#include "cannbot/util/utf8.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -320,6 +322,8 @@ Result<CommandResult> RunCommand(SpawnOptions options, std::chrono::milliseconds
     }
   }
   result.seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
+  // What a command prints may quote untrusted bytes (a compiler quoting a kernel's source).
+  result.output = ValidUtf8(result.output);
   return result;
 }
 

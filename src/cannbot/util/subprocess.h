@@ -83,7 +83,8 @@ class ChildProcess {
 struct CommandResult {
   ExitInfo exit;
   bool timed_out = false;
-  std::string output;  // stdout and stderr interleaved, at most output_cap bytes
+  // stdout and stderr interleaved, at most output_cap bytes, made valid UTF-8 (util/utf8.h)
+  std::string output;
   bool output_truncated = false;
   double seconds = 0;
 };

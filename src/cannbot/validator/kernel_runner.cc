@@ -18,6 +18,7 @@
 
 #include "cannbot/util/data_dir.h"
 #include "cannbot/util/fs.h"
+#include "cannbot/util/utf8.h"
 #include "cannbot/validator/proc_status.h"
 
 namespace cannbot::validator {
@@ -483,14 +484,14 @@ size_t KernelRunner::ChildOutputBytes() const {
 std::string KernelRunner::ChildOutputSince(size_t offset) const {
   auto text = ReadFile(output_path_, 1u << 30);
   if (!text.ok() || text->size() <= offset) return "";
-  return text->substr(offset);
+  return ValidUtf8(text->substr(offset));
 }
 
 std::string KernelRunner::ChildOutput(size_t max_bytes) const {
   auto text = ReadFile(output_path_, 1u << 30);
   if (!text.ok()) return "";
-  if (text->size() > max_bytes) return text->substr(0, max_bytes) + "\n[... truncated]";
-  return *text;
+  if (text->size() > max_bytes) return ValidUtf8(text->substr(0, max_bytes)) + "\n[... truncated]";
+  return ValidUtf8(*text);
 }
 
 }  // namespace cannbot::validator
