@@ -41,6 +41,7 @@ struct Limits {
   long open_files = 64;
   std::vector<std::string> withheld;  // sandbox layers left out (tests of failing closed)
   std::string cgroup;  // a memory cgroup directory to join first ("" = none)
+  bool immutable_code = false;  // --immutable-code: no new executable memory after Seal
 };
 
 struct Kernel {
@@ -84,6 +85,8 @@ Limits ParseArgs(int argc, char** argv) {
       limits.withheld.push_back(arg + 10);
     } else if (std::strncmp(arg, "--cgroup=", 9) == 0) {
       limits.cgroup = arg + 9;
+    } else if (std::strcmp(arg, "--immutable-code") == 0) {
+      limits.immutable_code = true;
     } else if (ParseFlag(arg, "--open-files", &value)) {
       limits.open_files = value;
     } else {
@@ -430,6 +433,7 @@ int main(int argc, char** argv) {
   sandbox.work_dir = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
   sandbox.channel = {proto::kChannelFd, limits.nonce, server.sequence()};
   sandbox.withheld = limits.withheld;
+  sandbox.immutable_code = limits.immutable_code;
   for (const std::string& w : cannbot::runner::EnterStageOne(sandbox)) warnings.push_back(w);
   server.Ready(warnings);
   server.Run();

@@ -159,6 +159,10 @@ std::vector<std::string> EnterStageOne(const SandboxOptions& options) {
 std::vector<std::string> EnterStageTwo(const SandboxOptions& options) {
   std::vector<std::string> warnings;
   Apply(options, "seccomp", &warnings, [](const SandboxOptions&) { return InstallNoOpenFilter(); });
+  if (options.immutable_code) {
+    Apply(options, "seccomp", &warnings,
+          [](const SandboxOptions&) { return InstallNoNewCodeFilter(); });
+  }
   return warnings;
 }
 

@@ -5,7 +5,8 @@
 //     network namespace, every capability dropped (bounding set included), no new
 //     privileges, Landlock (read-only access to the work directory, nothing else on the file
 //     system, no TCP), and the seccomp allowlist of syscall_policy.h;
-//   stage two (after every kernel is loaded): opening files is trapped as well.
+//   stage two (after every kernel is loaded): opening files is trapped as well, and, where
+//     asked, making memory executable.
 // A layer the machine does not offer becomes a warning; the parent refuses to go on with
 // any warning unless the operator asked for an insecure sandbox (kernel_runner.h), and it
 // checks the namespaces, capabilities, no_new_privs and seccomp itself in /proc.
@@ -26,6 +27,10 @@ struct SandboxOptions {
   // Layers to leave out ("namespaces", "capabilities", "no_new_privs", "landlock",
   // "seccomp"), each reported as a warning: how tests show that validation fails closed.
   std::vector<std::string> withheld;
+  // Stage two also forbids new executable memory (InstallNoNewCodeFilter): for kernels whose
+  // loaded code reports to the parent (the ascendc count channel), which must stay the code
+  // that was loaded.
+  bool immutable_code = false;
 };
 
 // Returns warnings for the layers that could not be applied.

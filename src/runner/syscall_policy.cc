@@ -230,6 +230,24 @@ std::string InstallNoOpenFilter() {
   return Load(ctx);
 }
 
+std::string InstallNoNewCodeFilter() {
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  if (ctx == nullptr) return "seccomp is not available: new executable memory is not trapped";
+  seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+  // Every one takes the protection as its third argument.
+  for (const char* name : {"mmap", "mprotect", "pkey_mprotect"}) {
+    const int nr = Resolve(name);
+    if (nr == __NR_SCMP_ERROR) continue;
+    if (nr >= 0 && nr < kMaxSyscall) g_syscall_why[nr] = "making memory executable (changing code)";
+    if (seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1,
+                         SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC)) != 0) {
+      seccomp_release(ctx);
+      return std::string("seccomp rule for ") + name + " failed";
+    }
+  }
+  return Load(ctx);
+}
+
 std::string TakePendingViolation() {
   if (g_pending_violation < 0) return "";
   char message[256];

@@ -28,6 +28,10 @@ struct SandboxChannel {
 std::string InstallAllowlist(const SandboxChannel& channel);
 // Adds the stage-two filter (no more file opens). Returns "" or what failed.
 std::string InstallNoOpenFilter();
+// Adds a filter that traps mapping or protecting memory as executable, so the code loaded so
+// far can no longer be changed (text pages made writable lose their execute right, and
+// nothing gets it back). Returns "" or what failed.
+std::string InstallNoNewCodeFilter();
 
 // A forbidden call the kernel survived (it failed with EPERM), as a report sentence; "" if
 // none. Checked after every load and call.

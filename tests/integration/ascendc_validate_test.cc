@@ -101,6 +101,18 @@ TEST_F(AscendcValidateTest, ACandidateThatWritesTheCountChannelIsCaught) {
   EXPECT_NE(v.reason.find("a second launch"), std::string::npos) << v.reason;
 }
 
+// The code that sends the counts cannot be patched: no memory may become executable.
+TEST_F(AscendcValidateTest, ACandidateThatMakesItsCodeWritableIsStopped) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/rewrites_code.cpp"),
+                       SourcePath("examples/ascendc/add_fast.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, Layer::kSandbox);
+  EXPECT_NE(v.reason.find("candidate: "), std::string::npos) << v.reason;
+  EXPECT_NE(v.reason.find("mprotect (making memory executable (changing code))"),
+            std::string::npos)
+      << v.reason;
+}
+
 TEST_F(AscendcValidateTest, MissingBaselineIsAnInvalidRequest) {
   ValidationRequest request;
   request.op = "add";

@@ -133,6 +133,8 @@ Result<std::unique_ptr<KernelRunner>> KernelRunner::Start(const RunnerConfig& co
                   "--address-space-mb=" + std::to_string(runner->address_space_mb_),
                   "--max-output-bytes=" + std::to_string(c.max_output_bytes)};
   if (runner->cgroup_) options.argv.push_back("--cgroup=" + runner->cgroup_->dir());
+  // What sends the counts must stay the code that was loaded.
+  if (c.count_channel) options.argv.push_back("--immutable-code");
   for (const std::string& layer : c.withheld_layers) options.argv.push_back("--without=" + layer);
   options.inherit_environment = false;  // no LD_PRELOAD or other surprises
   options.working_dir = work_dir;

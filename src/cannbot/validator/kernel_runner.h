@@ -63,7 +63,8 @@ struct RunnerConfig {
   // not enabled: rlimits alone bound its memory.
   MemoryCgroups memory_cgroups;
   // Give the child the count channel (runner_protocol::kCountChannelFd), which the ascendc
-  // emulation sends its counts down; CountRecords() returns what arrived.
+  // emulation sends its counts down; TakeCountRecords() returns what arrived. After Seal the
+  // child may then make no memory executable, so the code that sends stays the code loaded.
   bool count_channel = false;
   // Layers the runner leaves out on purpose (see runner/sandbox.h): for tests only.
   std::vector<std::string> withheld_layers;
