@@ -15,7 +15,7 @@ namespace cannbot_ascendc {
 enum CounterField : uint8_t {
   kGmToUbBytes, kUbToGmBytes, kUbToUbBytes, kGmToUbCopies, kUbToGmCopies, kVectorInstructions,
   kVectorRepeats, kVectorBytes, kVectorComplexRepeats, kScalarOps, kCubeFractals,
-  kCubeMoveBytes, kGmRawPointers, kCounterFields
+  kCubeMoveBytes, kGmRawPointers, kUbRawPointers, kRegInstructions, kCounterFields
 };
 
 // What the cost model needs from one block (or, summed, from a launch). Bytes are the bytes
@@ -34,12 +34,15 @@ struct Counters {
   uint64_t cube_fractals = 0;   // Mmad: 16 x 16 x (32 bytes of K) multiply-add blocks
   uint64_t cube_move_bytes = 0;  // on chip: LoadData (L1 -> L0A/L0B), L0C -> CO2 copies
   uint64_t gm_raw_pointers = 0;  // GlobalTensor::GetPhyAddr: GM the counters cannot follow
+  uint64_t ub_raw_pointers = 0;  // LocalTensor::GetPhyAddr on the UB (register functions take them)
+  uint64_t reg_instructions = 0;  // register-function instructions (also counted as vector)
 
   uint64_t& Field(CounterField f) {
     uint64_t* const fields[kCounterFields] = {
         &gm_to_ub_bytes, &ub_to_gm_bytes, &ub_to_ub_bytes, &gm_to_ub_copies, &ub_to_gm_copies,
         &vector_instructions, &vector_repeats, &vector_bytes, &vector_complex_repeats,
-        &scalar_ops, &cube_fractals, &cube_move_bytes, &gm_raw_pointers};
+        &scalar_ops, &cube_fractals, &cube_move_bytes, &gm_raw_pointers, &ub_raw_pointers,
+        &reg_instructions};
     return *fields[f];
   }
 
@@ -57,6 +60,8 @@ struct Counters {
     cube_fractals += o.cube_fractals;
     cube_move_bytes += o.cube_move_bytes;
     gm_raw_pointers += o.gm_raw_pointers;
+    ub_raw_pointers += o.ub_raw_pointers;
+    reg_instructions += o.reg_instructions;
   }
   // Per-counter maximum: the slowest block bounds each wave.
   void Max(const Counters& o) {
@@ -74,6 +79,8 @@ struct Counters {
     m(cube_fractals, o.cube_fractals);
     m(cube_move_bytes, o.cube_move_bytes);
     m(gm_raw_pointers, o.gm_raw_pointers);
+    m(ub_raw_pointers, o.ub_raw_pointers);
+    m(reg_instructions, o.reg_instructions);
   }
 };
 

@@ -244,7 +244,10 @@ inline void CheckUbAccess(const void* address, uint64_t bytes, uint32_t align, c
   CheckHandOff(offset, bytes, what, access != Access::kRead);
 }
 
-inline void CountRegInstruction(bool complex) { cannbot_ascendc::CountVector(kVl, complex); }
+inline void CountRegInstruction(bool complex) {
+  cannbot_ascendc::CountVector(kVl, complex);
+  cannbot_ascendc::Count(cannbot_ascendc::kRegInstructions, 1);
+}
 
 // The element width a distribution mode moves (0: the register's own).
 constexpr uint32_t LoadWidth(LoadDist dist) {

@@ -374,8 +374,17 @@ class LocalTensor {
   }
   // The element's address in the emulated UB, usable as on the device (where it is a UB
   // pointer). Reads and writes through it are neither checked nor counted.
-  T* GetPhyAddr() const { return cb_data_; }
-  T* GetPhyAddr(uint32_t offset) const { return cb_data_ + offset; }
+  // A usable address, as on the device (register loads and stores take it); one into the UB
+  // is counted, since scalar work done through it is invisible to the counters.
+  T* GetPhyAddr() const { return GetPhyAddr(0); }
+  T* GetPhyAddr(uint32_t offset) const {
+    const uint8_t* base = cannbot_ascendc::R().ub_base();
+    const uint8_t* at = reinterpret_cast<const uint8_t*>(cb_data_);
+    if (at >= base && at < base + cannbot_ascendc::kUbBytes) {
+      cannbot_ascendc::Count(cannbot_ascendc::kUbRawPointers, 1);
+    }
+    return cb_data_ + offset;
+  }
   TPosition GetPosition() const { return cb_position_; }
 
   // Emulation internals: public so the API templates can reach them across element types.

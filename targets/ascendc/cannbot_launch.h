@@ -155,7 +155,7 @@ inline void PrintCounters(char* out, size_t cap, const Counters& c) {
                 "\"gm_to_ub_copies\":%llu,\"ub_to_gm_copies\":%llu,\"vector_instructions\":%llu,"
                 "\"vector_repeats\":%llu,\"vector_bytes\":%llu,\"vector_complex_repeats\":%llu,"
                 "\"scalar_ops\":%llu,\"cube_fractals\":%llu,\"cube_move_bytes\":%llu,"
-                "\"gm_raw_pointers\":%llu}",
+                "\"gm_raw_pointers\":%llu,\"ub_raw_pointers\":%llu,\"reg_instructions\":%llu}",
                 static_cast<unsigned long long>(c.gm_to_ub_bytes),
                 static_cast<unsigned long long>(c.ub_to_gm_bytes),
                 static_cast<unsigned long long>(c.ub_to_ub_bytes),
@@ -168,7 +168,9 @@ inline void PrintCounters(char* out, size_t cap, const Counters& c) {
                 static_cast<unsigned long long>(c.scalar_ops),
                 static_cast<unsigned long long>(c.cube_fractals),
                 static_cast<unsigned long long>(c.cube_move_bytes),
-                static_cast<unsigned long long>(c.gm_raw_pointers));
+                static_cast<unsigned long long>(c.gm_raw_pointers),
+                static_cast<unsigned long long>(c.ub_raw_pointers),
+                static_cast<unsigned long long>(c.reg_instructions));
 }
 
 // What the queues of one finished block say about overlap.

@@ -113,6 +113,17 @@ TEST_F(AscendcValidateTest, ACandidateThatMakesItsCodeWritableIsStopped) {
       << v.reason;
 }
 
+TEST_F(AscendcValidateTest, ScalarWorkOnRawUnifiedBufferAddressesGetsNoEstimate) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/raw_ub_scalar_loop.cpp"),
+                       SourcePath("examples/ascendc/add_fast.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, Layer::kPerf);
+  EXPECT_NE(v.reason.find("candidate: takes 3072 raw Unified Buffer address(es) from "
+                          "LocalTensor::GetPhyAddr but issues no register-function instruction"),
+            std::string::npos)
+      << v.reason;
+}
+
 TEST_F(AscendcValidateTest, MissingBaselineIsAnInvalidRequest) {
   ValidationRequest request;
   request.op = "add";

@@ -39,6 +39,9 @@ INSTANTIATE_TEST_SUITE_P(
         HonestCase{"ThreadCount", kThreads,
                    "static thread_local float scratch[16]; "
                    "y[0] = std::thread::hardware_concurrency() > 8 ? scratch[0] : 1.0f;"},
+        HonestCase{"DeferredAsync", kThreads,
+                   "auto later = std::async(std::launch::deferred, [&] { return x[0]; }); "
+                   "y[0] = later.get();"},
         // Honoured by -fopenmp-simd; the others compile to one thread without the runtime.
         HonestCase{"OmpSimd", kOpenmp, "#pragma omp simd"},
         HonestCase{"OmpSimdClauses", kOpenmp,

@@ -16,11 +16,13 @@ constexpr uint64_t WorkCounters::*kFields[] = {
     &WorkCounters::vector_repeats,      &WorkCounters::vector_bytes,
     &WorkCounters::vector_complex_repeats, &WorkCounters::scalar_ops,
     &WorkCounters::cube_fractals,       &WorkCounters::cube_move_bytes,
-    &WorkCounters::gm_raw_pointers};
+    &WorkCounters::gm_raw_pointers,     &WorkCounters::ub_raw_pointers,
+    &WorkCounters::reg_instructions};
 constexpr const char* kFieldNames[] = {
     "gm_to_ub_bytes", "ub_to_gm_bytes", "ub_to_ub_bytes", "gm_to_ub_copies", "ub_to_gm_copies",
     "vector_instructions", "vector_repeats", "vector_bytes", "vector_complex_repeats",
-    "scalar_ops", "cube_fractals", "cube_move_bytes", "gm_raw_pointers"};
+    "scalar_ops", "cube_fractals", "cube_move_bytes", "gm_raw_pointers", "ub_raw_pointers",
+    "reg_instructions"};
 constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 constexpr int kMemories = 6;  // UB, L1, L0A, L0B, L0C, bias table
 

@@ -36,6 +36,8 @@ constexpr struct {
     {"cube_fractals", &WorkCounters::cube_fractals},
     {"cube_move_bytes", &WorkCounters::cube_move_bytes},
     {"gm_raw_pointers", &WorkCounters::gm_raw_pointers},
+    {"ub_raw_pointers", &WorkCounters::ub_raw_pointers},
+    {"reg_instructions", &WorkCounters::reg_instructions},
 };
 
 Result<uint64_t> Unsigned(const Json& object, const char* key) {

@@ -47,6 +47,10 @@ struct WorkCounters {
   uint64_t cube_move_bytes = 0;  // on chip: LoadData L1 -> L0A/L0B, L0C -> CO2
   // GlobalTensor::GetPhyAddr calls: raw GM pointers, whose traffic no counter sees.
   uint64_t gm_raw_pointers = 0;
+  // LocalTensor::GetPhyAddr calls on UB tensors, and register-function instructions (which
+  // take such addresses); both absent from older lines (0).
+  uint64_t ub_raw_pointers = 0;
+  uint64_t reg_instructions = 0;
 };
 
 struct LaunchStats {

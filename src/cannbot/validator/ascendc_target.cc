@@ -437,6 +437,16 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
                       "to the cost model, so no speed is estimated (move the data with DataCopy "
                       "to be compared)");
     }
+    // A UB address is usable memory, as on the device; the register functions take such
+    // addresses, anything else done through them is scalar work no counter sees.
+    if (stats->total.ub_raw_pointers > 0 && stats->total.reg_instructions == 0) {
+      return fail(Layer::kPerf,
+                  "takes " + std::to_string(stats->total.ub_raw_pointers) +
+                      " raw Unified Buffer address(es) from LocalTensor::GetPhyAddr but issues "
+                      "no register-function instruction that takes them: whatever it does "
+                      "through them is scalar work invisible to the cost model, so no speed is "
+                      "estimated (reach UB elements with GetValue/SetValue, which it counts)");
+    }
     const ascendc::CompulsoryTraffic compulsory =
         tensor_bits.empty()
             ? ascendc::ComputeCompulsoryTraffic(in_elements, out_elements, stats->dtype_bits)

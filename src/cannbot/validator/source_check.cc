@@ -22,8 +22,10 @@ struct Rule {
 // rule: kernels are built with -fopenmp-simd and without the OpenMP runtime, so `omp simd`
 // vectorises and `omp parallel` compiles to single-threaded code (compiler.cc).
 const Rule kRules[] = {
-    // std::thread::hardware_concurrency() and std::thread::id start nothing.
-    {"creates threads", R"(\bstd\s*::\s*(thread\b(?!\s*::)|jthread\b|async\b)|\bpthread_create\b)"},
+    // std::thread::hardware_concurrency() and std::thread::id start nothing, nor does
+    // std::async(std::launch::deferred, ...), which runs the task in the caller on get().
+    {"creates threads",
+     R"(\bstd\s*::\s*(thread\b(?!\s*::)|jthread\b|async\b(?!\s*\(\s*std\s*::\s*launch\s*::\s*deferred\s*,))|\bpthread_create\b)"},
     // Would need -fopenmp and libgomp; the link (--no-undefined) fails anyway, less clearly.
     {"uses the OpenMP runtime (threads)", R"(\bomp_[a-z_]+\s*\(|#\s*include\s*<\s*omp\.h\s*>)", true, true},
     {"starts processes", R"(\b(fork|_Fork|vfork|system|popen|posix_spawnp?|exec[lv]p?e?|fexecve|execveat|clone3?)\s*\()"},
