@@ -102,7 +102,7 @@ TEST(CountStreamTest, RefusesStreamsNoLaunchWrites) {
        "a second launch"},
       {Stream().Add(CountKind::kLaunch, 0, 1, 32).Count(1, kScalarOps, 1),
        "a block past the launch's block count"},
-      {Stream().Add(CountKind::kLaunch, 0, 1, 32).Count(0, 13, 1), "an unknown counter"},
+      {Stream().Add(CountKind::kLaunch, 0, 1, 32).Count(0, 99, 1), "an unknown counter"},
       {Stream().Add(CountKind::kLaunch, 0, 1, 32).Add(CountKind::kQueue, 0, 0, 2).Add(
            CountKind::kQueue, 0, 0, 4),
        "a queue made twice"},
