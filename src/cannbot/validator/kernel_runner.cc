@@ -65,6 +65,10 @@ int AddressSpaceMb(const RunnerConfig& config, size_t region_bytes) {
                                            1024 + 2 * region_mb));
 }
 
+Result<int> RunnerCpu(const RunnerConfig& config) {
+  return config.cpu >= 0 ? Result<int>(config.cpu) : DefaultCpu();
+}
+
 std::string DefaultRunnerPath() {
   std::string beside = ExecutableDir() + "/cannbot-runner";
   if (PathExists(beside)) return beside;

@@ -73,6 +73,9 @@ struct RunnerConfig {
 // The child's address-space limit for a shared region of `region_bytes`, in MiB.
 int AddressSpaceMb(const RunnerConfig& config, size_t region_bytes);
 
+// The CPU a runner of `config` is pinned to (RunnerConfig::cpu, resolved).
+Result<int> RunnerCpu(const RunnerConfig& config);
+
 // Resolves RunnerConfig::runner_path's default.
 std::string DefaultRunnerPath();
 

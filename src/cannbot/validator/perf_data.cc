@@ -71,66 +71,124 @@ namespace {
 //  - integer on [a, b]: every value shifted by the same random step, modulo the range.
 // Probability rows, and inputs that mix edge values into the perf data, are drawn afresh
 // from `stream` instead.
-ops::Tensor Refreshed(const ops::Tensor& base, const ops::Distribution& d,
-                      std::mt19937_64& engine, uint64_t seed, const std::string& stream,
-                      int64_t row_elements) {
+// The round's parameters of one input's transform.
+struct Transform {
+  double share = 0;  // uniform: of the width; integer: of the range
+  double cosine = 1, sine = 0;
+};
+
+// `d`'s transform of value `v` (uniform, integer); normal pairs are done by the caller.
+inline double Moved(const ops::Distribution& d, double v, const Transform& t, double below_b) {
+  if (d.kind == ops::Distribution::Kind::kUniform) {
+    const double width = d.b - d.a;
+    const double moved = d.a + std::fmod(v - d.a + t.share * width, width);
+    return moved >= d.b ? below_b : moved;
+  }
+  const double low = std::ceil(d.a);
+  const int64_t range = static_cast<int64_t>(std::floor(d.b) - low) + 1;
+  if (range <= 1) return v;
+  const int64_t step = 1 + static_cast<int64_t>(t.share * static_cast<double>(range - 1));
+  return low + static_cast<double>((static_cast<int64_t>(v - low) + step) % range);
+}
+
+// The fp32 forms of Refresh's uniform and normal transforms, in float and branch-free so they
+// vectorise: this runs over every input of every data set of every round.
+void RefreshFloats(const ops::Tensor& base, const ops::Distribution& d, const Transform& t,
+                   double below_b, ops::Tensor* out) {
+  const int64_t n = base.elements();
+  const float* from = base.f32();
+  float* to = out->f32();
+  const float a = static_cast<float>(d.a);
+  if (d.kind == ops::Distribution::Kind::kNormal) {
+    const float c = static_cast<float>(t.cosine), s = static_cast<float>(t.sine);
+    for (int64_t i = 0; i + 1 < n; i += 2) {
+      const float x = from[i] - a, y = from[i + 1] - a;
+      to[i] = a + c * x - s * y;
+      to[i + 1] = a + s * x + c * y;
+    }
+    if (n % 2 == 1) to[n - 1] = 2 * a - from[n - 1];
+    return;
+  }
+  // Uniform on [a, b): shifted by less than the width, so at most one width comes off.
+  const float b = static_cast<float>(d.b), width = static_cast<float>(d.b - d.a);
+  const float shift = static_cast<float>(t.share) * width, top = static_cast<float>(below_b);
+  for (int64_t i = 0; i < n; ++i) {
+    float v = from[i] + shift;
+    v = v >= b ? v - width : v;
+    v = v < a ? a : v;
+    to[i] = v >= b ? top : v;
+  }
+}
+
+// Writes `base` with new values of the same distribution into `out` (same dtype and size), by
+// a transform drawn from `engine` (so a twin and its sibling change alike):
+//  - uniform on [a, b): every value shifted by the same random share of the width, modulo it;
+//  - normal: consecutive pairs turned by one random angle about the mean (a pair of
+//    independent normals turned is a pair of independent normals); an odd last one mirrored;
+//  - integer on [a, b]: every value shifted by the same random step, modulo the range.
+// Probability rows, and inputs that mix edge values into the perf data, are drawn afresh
+// from `stream` instead. fp32 tensors, nearly all of them, take the direct path: this runs on
+// every input of every data set of every round.
+void Refresh(const ops::Tensor& base, const ops::Distribution& d, std::mt19937_64& engine,
+             uint64_t seed, const std::string& stream, int64_t row_elements, ops::Tensor* out) {
   using Kind = ops::Distribution::Kind;
   const int64_t n = base.elements();
   if (d.kind == Kind::kProbabilityRows || (!d.edge_values.empty() && d.edge_fraction > 0)) {
-    return GenerateInput(d, base.dtype(), n, seed, stream, row_elements);
+    *out = GenerateInput(d, base.dtype(), n, seed, stream, row_elements);
+    return;
   }
-  const ops::Tensor& turned = base;
-  ops::Tensor out(base.dtype(), n);
+  if (out->elements() != n || out->dtype() != base.dtype()) *out = ops::Tensor(base.dtype(), n);
   std::uniform_real_distribution<double> unit(0.05, 0.95);
-  const double share = unit(engine);
+  Transform t;
+  t.share = unit(engine);
   const double angle = unit(engine) * 2 * M_PI;
-  const double width = d.b - d.a;
-  const int64_t range = static_cast<int64_t>(std::floor(d.b) - std::ceil(d.a)) + 1;
-  const int64_t step = range > 1 ? 1 + static_cast<int64_t>(share * static_cast<double>(range - 1)) : 0;
+  t.cosine = std::cos(angle);
+  t.sine = std::sin(angle);
   const double below_b = d.kind == Kind::kUniform ? BelowInDType(base.dtype(), d.b) : 0;
   const bool f32 = base.dtype() == ops::DType::kF32;
-  auto get = [&](int64_t i) { return f32 ? static_cast<double>(turned.f32()[i]) : turned.At(i); };
+  if (f32 && d.kind != Kind::kInteger) return RefreshFloats(base, d, t, below_b, out);
+  const float* from = f32 ? base.f32() : nullptr;
+  float* to = f32 ? out->f32() : nullptr;
+  auto get = [&](int64_t i) { return f32 ? static_cast<double>(from[i]) : base.At(i); };
   auto put = [&](int64_t i, double v) {
     if (f32) {
-      out.f32()[i] = static_cast<float>(v);
+      to[i] = static_cast<float>(v);
     } else {
-      out.Set(i, v);
+      out->Set(i, v);
     }
   };
-  switch (d.kind) {
-    case Kind::kUniform:
-      for (int64_t i = 0; i < n; ++i) {
-        put(i, d.a + std::fmod(get(i) - d.a + share * width, width));
-        if ((f32 ? out.f32()[i] : out.At(i)) >= d.b) put(i, below_b);
-      }
-      break;
-    case Kind::kNormal: {
-      const double c = std::cos(angle), s = std::sin(angle);
-      for (int64_t i = 0; i + 1 < n; i += 2) {
-        const double x = get(i) - d.a, y = get(i + 1) - d.a;
-        put(i, d.a + c * x - s * y);
-        put(i + 1, d.a + s * x + c * y);
-      }
-      if (n % 2 == 1) put(n - 1, 2 * d.a - get(n - 1));
-      break;
+  if (d.kind == Kind::kNormal) {
+    for (int64_t i = 0; i + 1 < n; i += 2) {
+      const double x = get(i) - d.a, y = get(i + 1) - d.a;
+      put(i, d.a + t.cosine * x - t.sine * y);
+      put(i + 1, d.a + t.sine * x + t.cosine * y);
     }
-    case Kind::kInteger:
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = static_cast<int64_t>(get(i)) - static_cast<int64_t>(std::ceil(d.a));
-        put(i, std::ceil(d.a) + static_cast<double>(range > 1 ? (v + step) % range : v));
-      }
-      break;
-    case Kind::kProbabilityRows: break;  // drawn afresh above
+    if (n % 2 == 1) put(n - 1, 2 * d.a - get(n - 1));
+    return;
   }
-  return out;
+  for (int64_t i = 0; i < n; ++i) {
+    put(i, Moved(d, get(i), t, below_b));
+    // A value rounded up to b in the dtype goes back below it.
+    if (d.kind == Kind::kUniform && !f32 && out->At(i) >= d.b) put(i, below_b);
+  }
+  if (f32 && d.kind == Kind::kUniform) {
+    const float top = static_cast<float>(below_b);
+    for (int64_t i = 0; i < n; ++i) {
+      if (static_cast<double>(to[i]) >= d.b) to[i] = top;
+    }
+  }
 }
 
 }  // namespace
 
-CallData PerfData::ForRound(size_t s, int round) const {
-  if (round == 0) return sets_[s];
-  CallData data;
+void PerfData::ForRound(size_t s, int round, CallData* data) const {
   const CallData& base = sets_[s];
+  if (round == 0) {
+    *data = base;
+    return;
+  }
+  data->expected.clear();
+  data->inputs.resize(base.inputs.size());
   const size_t pair = s % (sets_.size() / 2);
   const auto params = op_->ParamsOfKind(ops::ParamKind::kInput);
   for (size_t i = 0; i < base.inputs.size(); ++i) {
@@ -141,9 +199,13 @@ CallData PerfData::ForRound(size_t s, int round) const {
     const ops::Distribution& d = op_->InputDistribution(shape_->label, params[i]->name);
     const std::string stream = "perf-round/" + std::to_string(round) + "/" +
                                std::to_string(pair) + "/" + params[i]->name;
-    data.inputs.push_back(
-        Refreshed(base.inputs[i], d, engine, seed_, stream, row_elements_[i]));
+    Refresh(base.inputs[i], d, engine, seed_, stream, row_elements_[i], &data->inputs[i]);
   }
+}
+
+CallData PerfData::ForRound(size_t s, int round) const {
+  CallData data;
+  ForRound(s, round, &data);
   return data;
 }
 

@@ -42,6 +42,8 @@ class PerfData {
   // Set `s`'s inputs in round `round`: the base inputs for round 0, else each input
   // transformed as above, by draws from (seed, round, s's pair, input); no expected outputs.
   CallData ForRound(size_t s, int round) const;
+  // The same into `data`, reusing its tensors' memory (the gate's every round).
+  void ForRound(size_t s, int round, CallData* data) const;
 
  private:
   PerfData(const ops::OpSpec& op, const ops::Shape& shape, uint64_t seed)

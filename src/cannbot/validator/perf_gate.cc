@@ -25,10 +25,13 @@ const char* const kRoleName[2] = {"baseline", "candidate"};
 // is caught with probability 1 - 0.99^4096, cheap beside a call on the perf shape.
 constexpr int64_t kSampledElements = 4096;
 constexpr int64_t kSampleEnds = 64;
-// The chance that a later round checks one of its calls in full against the reference (the
-// kernel cannot tell which: the draw comes after the call, from a source the seed does not
-// pin).
-constexpr double kReferenceCheckChance = 0.25;
+// The chances that a later round compares the two kernels at one position in full (beyond the
+// samples, which catch any kernel wrong on more than a sliver of its elements) and that it
+// checks one position in full against the reference. The kernel cannot tell which calls: the
+// draws come after the calls, from a source the seed does not pin. Both cost a pass over the
+// outputs (the reference, a computation), so they are not made every round.
+constexpr double kFullComparisonChance = 0.25;
+constexpr double kReferenceCheckChance = 0.15;
 
 // Distinct data sets of the edge check (each buffer position holds one of them): one, as the
 // check informs rather than gates, and each set costs a reference computation.
@@ -118,7 +121,7 @@ Result<size_t> Gate::Plan() {
 
 void Gate::StageRound(int round) {
   for (size_t p = 0; p < positions_.size(); ++p) {
-    staged_[p] = data_->ForRound(static_cast<size_t>(SetAt(p)), round);
+    data_->ForRound(static_cast<size_t>(SetAt(p)), round, &staged_[p]);
   }
   for (const auto& runner : runners_) {
     char* region = runner->region();
@@ -218,7 +221,8 @@ Result<std::string> Gate::Arbitrate(size_t p, int round, bool baseline_too) {
 
 Result<std::string> Gate::CheckRound(int round) {
   std::uniform_int_distribution<size_t> position(0, positions_.size() - 1);
-  const size_t in_full = position(checks_);
+  std::bernoulli_distribution compared_in_full(kFullComparisonChance);
+  const size_t in_full = compared_in_full(checks_) ? position(checks_) : positions_.size();
   std::bernoulli_distribution referenced(kReferenceCheckChance);
   const bool check_reference = referenced(checks_);
   const size_t against_reference = position(checks_);

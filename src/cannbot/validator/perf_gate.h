@@ -16,8 +16,8 @@
 // every round (every value changed by a transform that keeps the distribution), so no answer
 // can be reused across rounds, not even by a cache keyed on the whole input. Round 0 checks every output against
 // the reference. Every later round checks that inputs and guards are intact, compares the two
-// kernels' outputs (at sampled elements of every position, in full at one) and, in some
-// rounds, one position against the reference; which ones is drawn after the calls, so a
+// kernels' outputs (at sampled elements of every position; in some rounds in full at one) and,
+// in some rounds, one position against the reference; which ones is drawn after the calls, so a
 // kernel cannot tell a checked call from another. A disagreement is settled by the reference
 // and blames the kernel that is wrong; a kernel that stops computing leaves the poison in
 // place.

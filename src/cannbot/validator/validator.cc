@@ -1,5 +1,7 @@
 #include "cannbot/validator/validator.h"
 
+#include "cannbot/validator/timing_lock.h"
+
 #include <cmath>
 
 #include "cannbot/validator/edge_check.h"
@@ -276,6 +278,8 @@ Result<PerfReport> Validator::MeasurePerf(const TargetPlan& plan,
   verdict->machine = Machine();
   job.machine = &*verdict->machine;
   std::lock_guard<std::mutex> perf_lock(perf_mutex_);  // one timing at a time on this machine
+  CANNBOT_ASSIGN_OR_RETURN(const int cpu, RunnerCpu(config_.runner));
+  const TimingLock machine_lock = TimingLock::Acquire(cpu);  // and across processes
   CANNBOT_ASSIGN_OR_RETURN(PerfReport perf, plan.kind->MeasurePerf(job));
   if (perf.baseline.roofline_fraction > 1 || perf.candidate.roofline_fraction > 1) {
     // A kernel above the roofline: the model was measured in a busy moment. Measure again,
