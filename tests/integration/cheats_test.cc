@@ -4,12 +4,17 @@
 //
 // The static source check is off here (TestConfig), so each cheat meets the dynamic defence
 // that must stop it; tests/unit/source_check_test.cc covers the static first line.
+#include <arpa/inet.h>
 #include <dirent.h>
-#include "builtin_ops.h"
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
+
+#include "builtin_ops.h"
 
 #include <gtest/gtest.h>
 
@@ -148,6 +153,9 @@ const Cheat kCheats[] = {
     {"invalid_utf8_in_compile_log.cpp", "relu", "compile", "invalid UTF-8 ahead"},
     // 6: the floating-point state is checked after every call and blamed on its kernel
     {"leaves_flush_to_zero.cpp", "swish", "sandbox", "floating-point control state"},
+    // 2: a connection to a listener and a file outside the job: the first call is trapped
+    // (CheatSideEffectTest below shows that both would be seen if they got through)
+    {"phones_home.cpp", "swish", "sandbox", "socket (network access)"},
 };
 
 // Set in the validating process's environment for every case: no log may carry it.
@@ -205,6 +213,7 @@ class CheatTest : public ::testing::TestWithParam<Cheat> {
   void TearDown() override {
     EXPECT_TRUE(ChildPids().empty()) << "processes left behind";
     EXPECT_TRUE(DirectoryEmpty(tmpdir_)) << "files left behind in " << tmpdir_;
+    EXPECT_NE(access("/tmp/cannbot-cheat-escaped", F_OK), 0) << "a kernel wrote outside its job";
     RemoveAll(tmpdir_);
     unsetenv("CANNBOT_TEST_SECRET");
     if (old_tmpdir_.empty()) {
@@ -256,6 +265,89 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CheatTest, ::testing::ValuesIn(kCheats),
                            name = name.substr(0, name.find('.'));
                            return name;
                          });
+
+// A listener on loopback: what the corpus's "no connection made" rests on.
+class Listener {
+ public:
+  Listener() {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr = {};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof(addr);
+    if (fd_ < 0 || bind(fd_, reinterpret_cast<sockaddr*>(&addr), size) != 0 ||
+        listen(fd_, 64) != 0 || getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &size) != 0) {
+      return;
+    }
+    port_ = ntohs(addr.sin_port);
+  }
+  ~Listener() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int port() const { return port_; }
+  // Whether a connection is waiting (or arrives within `wait_ms`).
+  bool Connected(int wait_ms) const {
+    pollfd p = {fd_, POLLIN, 0};
+    return poll(&p, 1, wait_ms) == 1;
+  }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+// The corpus asserts that no kernel made a connection or left a file outside its job; this
+// shows those assertions can fail. The same kernel, aimed at this test's listener and
+// directory, is trapped at its first call under the full sandbox (nothing arrives), and with
+// the network, file and system-call layers withheld its connection and its file do arrive.
+TEST(CheatSideEffectTest, AConnectionOrAFileOutsideTheJobWouldBeSeen) {
+  Listener listener;
+  ASSERT_NE(listener.port(), 0) << "no loopback listener";
+  char pattern[] = "/tmp/cannbot-escape-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string outside = pattern;
+  const std::string escaped = outside + "/escaped";
+  std::string source = Kernel(Fixture("cheats/phones_home.cpp")).text;
+  ASSERT_FALSE(source.empty());
+  source = ReplaceAll(source, "47913", std::to_string(listener.port()));
+  source = ReplaceAll(source, "/tmp/cannbot-cheat-escaped", escaped);
+  auto store = testing::SharedStore();
+  ASSERT_NE(store, nullptr);
+
+  auto validate = [&](const ValidatorConfig& config) {
+    Validator validator(config, store.get(), cannbot_test::BuiltInOps());
+    ValidationRequest request;
+    request.op = "swish";
+    request.candidate = KernelSource{"phones_home.cpp", source};
+    request.seed = 99;
+    return validator.Validate(request);
+  };
+  ValidatorConfig confined = testing::TestConfig();
+  auto trapped = validate(confined);
+  ASSERT_TRUE(trapped.ok()) << trapped.status().ToString();
+  EXPECT_STREQ(LayerName(trapped->layer), "sandbox") << trapped->reason;
+  EXPECT_NE(trapped->reason.find("socket (network access)"), std::string::npos)
+      << trapped->reason;
+  EXPECT_FALSE(listener.Connected(0)) << "a confined kernel's connection arrived";
+  EXPECT_NE(access(escaped.c_str(), F_OK), 0) << "a confined kernel wrote " << escaped;
+
+  ValidatorConfig open = testing::TestConfig();
+  open.insecure_sandbox = true;
+  open.runner.withheld_layers = {"seccomp", "namespaces", "landlock"};
+  open.perf.max_seconds = 1;
+  auto through = validate(open);
+  ASSERT_TRUE(through.ok()) << through.status().ToString();
+  EXPECT_TRUE(listener.Connected(2000)) << "the probe never saw the unconfined connection";
+  EXPECT_EQ(access(escaped.c_str(), F_OK), 0) << "the probe never saw the unconfined file";
+  RemoveAll(outside);
+}
 
 }  // namespace
 }  // namespace cannbot::validator
