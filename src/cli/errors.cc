@@ -56,7 +56,7 @@ int ReportError(const Status& status, bool json) {
   if (json) {
     nlohmann::json error = {
         {"error", {{"code", Status::CodeName(status.code())}, {"message", status.message()}}}};
-    std::printf("%s\n", error.dump(2).c_str());
+    std::printf("%s\n", error.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }
   std::fprintf(stderr, "cannbot: error: %s\n", status.message().c_str());
   return kExitError;

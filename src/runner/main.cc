@@ -251,6 +251,11 @@ class Server {
   }
 
   void Seal() {
+    // stdio asks fstat (newfstatat) about a stream at its first write, and stage two traps
+    // that: give stdout and stderr their buffers now (the Ascend C emulation prints).
+    static char stdout_buffer[1 << 16];
+    std::setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
+    std::setvbuf(stderr, nullptr, _IONBF, 0);
     std::vector<std::string> warnings = cannbot::runner::EnterStageTwo(*sandbox_);
     std::string text;
     for (const std::string& w : warnings) text += w + "\n";

@@ -39,7 +39,9 @@ constexpr const char* kAllowed[] = {
 // madvise advice that cannot destroy shared data (MADV_REMOVE punches holes in the tensors).
 constexpr int kSafeAdvice[] = {MADV_NORMAL,   MADV_RANDOM,    MADV_SEQUENTIAL, MADV_WILLNEED,
                                MADV_DONTNEED, MADV_FREE,      MADV_HUGEPAGE,   MADV_NOHUGEPAGE,
-                               MADV_DONTDUMP, MADV_DODUMP};
+                               MADV_DONTDUMP, MADV_DODUMP,
+                               // prefaulting private scratch (Linux 5.14+)
+                               MADV_POPULATE_READ, MADV_POPULATE_WRITE};
 
 struct Reason {
   const char* name;
@@ -94,8 +96,12 @@ constexpr Reason kReasons[] = {
     {"symlink", "modifying files"}, {"link", "modifying files"},
 };
 
-// Trapped in stage two.
+// Trapped in stage two: opening files, and asking about them by path (Landlock does not cover
+// metadata: a kernel that stat()ed a host file put its size in a wrong output value).
 constexpr const char* kOpens[] = {"open", "openat", "openat2", "creat", "open_by_handle_at"};
+constexpr const char* kPathQueries[] = {"stat",   "lstat",     "newfstatat", "statx",
+                                        "access", "faccessat", "faccessat2", "readlink",
+                                        "readlinkat"};
 
 // The trap handler may only use what was prepared before the filter went in.
 constexpr int kMaxSyscall = 1024;
@@ -218,11 +224,20 @@ std::string InstallNoOpenFilter() {
   if (ctx == nullptr) return "seccomp is not available: opening files is not trapped";
   // no_new_privs is set already; setting it again would need prctl, which is trapped.
   seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-  for (const char* name : kOpens) {
+  auto trap = [&](const char* name, const char* why) {
     const int nr = Resolve(name);
-    if (nr == __NR_SCMP_ERROR) continue;
-    if (nr >= 0 && nr < kMaxSyscall) g_syscall_why[nr] = "opening files";
-    if (seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 0) != 0) {
+    if (nr == __NR_SCMP_ERROR) return true;
+    if (nr >= 0 && nr < kMaxSyscall) g_syscall_why[nr] = why;
+    return seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 0) == 0;
+  };
+  for (const char* name : kOpens) {
+    if (!trap(name, "opening files")) {
+      seccomp_release(ctx);
+      return std::string("seccomp rule for ") + name + " failed";
+    }
+  }
+  for (const char* name : kPathQueries) {
+    if (!trap(name, "asking about files")) {
       seccomp_release(ctx);
       return std::string("seccomp rule for ") + name + " failed";
     }

@@ -113,6 +113,15 @@ TEST_F(AscendcValidateTest, ACandidateThatMakesItsCodeWritableIsStopped) {
       << v.reason;
 }
 
+TEST_F(AscendcValidateTest, APrintedRuleViolationDoesNotHideATrappedCall) {
+  Verdict v = Validate("add", Fixture("kernels/ascendc/hides_socket_behind_a_rule.cpp"),
+                       SourcePath("examples/ascendc/add_fast.cpp"));
+  EXPECT_FALSE(v.accepted);
+  EXPECT_EQ(v.layer, Layer::kSandbox);
+  EXPECT_EQ(v.reason.find("the kernel made a forbidden system call: socket (network access)"), 0u)
+      << v.reason;
+}
+
 TEST_F(AscendcValidateTest, ScalarWorkOnRawUnifiedBufferAddressesGetsNoEstimate) {
   Verdict v = Validate("add", Fixture("kernels/ascendc/raw_ub_scalar_loop.cpp"),
                        SourcePath("examples/ascendc/add_fast.cpp"));

@@ -156,6 +156,21 @@ const Cheat kCheats[] = {
     // 2: a connection to a listener and a file outside the job: the first call is trapped
     // (CheatSideEffectTest below shows that both would be seen if they got through)
     {"phones_home.cpp", "swish", "sandbox", "socket (network access)"},
+    // 5: a hook of the toolchain's start-up code, run inside dlopen (before the seal)
+    {"defines_gmon_start.cpp", "swish", "compile", "the kernel defines __gmon_start__, a hook"},
+    // 6, 5: what a kernel prints or names is shown escaped and bounded (every case checks it)
+    {"prints_terminal_escapes.cpp", "swish", "sandbox", "the kernel printed"},
+    {"huge_symbol_name.cpp", "swish", "compile", "more bytes], a name reserved for cannbot"},
+    // 3: a host file's metadata by path, which Landlock does not cover
+    {"stats_host_files.cpp", "swish", "sandbox", "newfstatat (asking about files)"},
+    // 6: a trap that cannot report is not given a cause
+    {"blocks_sigsys_then_socket.cpp", "swish", "sandbox", "which call cannot be told"},
+    // 3: a baseline of the user's is checked against the reference in every later round, and
+    // the two kernels are compared at the op's own tolerance
+    {"colludes_with_baseline.cpp", "swish", "perf", "candidate: wrong results in a timed run",
+     "tests/fixtures/cheats/baselines/colluding_baseline.cpp"},
+    {"off_by_tolerance.cpp", "swish", "perf", "candidate: wrong results in a timed run",
+     "examples/swish/naive.cpp"},
 };
 
 // Set in the validating process's environment for every case: no log may carry it.
@@ -245,8 +260,14 @@ TEST_P(CheatTest, IsRejectedAtTheRightLayer) {
   const Verdict& v = *verdict;
   EXPECT_EQ(v.RenderText().find(kSecret), std::string::npos) << "a secret leaked";
   EXPECT_EQ(v.compile.log.find(kSecret), std::string::npos) << "a secret leaked";
-  // Whatever bytes the kernel or its compiler printed, the verdict is valid JSON.
-  EXPECT_NO_THROW((void)v.ToJson().dump()) << v.RenderText();
+  // Whatever bytes the kernel or its compiler printed or named, the verdict is valid JSON,
+  // small, and shows no terminal control sequence.
+  std::string json;
+  EXPECT_NO_THROW(json = v.ToJson().dump()) << v.RenderText();
+  EXPECT_LT(json.size(), 256u * 1024) << v.reason.substr(0, 300);
+  const std::string text = v.RenderText();
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << "an escape character reached the report";
+  EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << "a C1 control reached the report";
   if (std::string(cheat.layer) == "numeric-ok") {
     ASSERT_TRUE(v.numeric.has_value()) << v.RenderText();
     EXPECT_TRUE(v.numeric->ok) << v.RenderText();

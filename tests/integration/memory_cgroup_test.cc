@@ -5,6 +5,7 @@
 #include "cannbot/validator/memory_cgroup.h"
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -120,6 +121,28 @@ TEST_F(MemoryCgroupTest, AKernelPastItsGroupsLimitIsKilledAndToldSo) {
             std::string::npos)
       << call.status().message();
   EXPECT_TRUE(Subdirectories(groups_.dir).empty()) << "a child's group outlived it";
+}
+
+// A process that ends normally leaves no group behind: the group goes with the last copy of
+// what PrepareMemoryCgroups returned, and a child made after that makes it again.
+TEST_F(MemoryCgroupTest, TheProcessGroupGoesWithItsLastOwnerAndComesBackWhenNeeded) {
+  const std::string dir = groups_.dir;
+  ASSERT_EQ(::access(dir.c_str(), F_OK), 0);
+  groups_.owner.reset();
+  EXPECT_NE(::access(dir.c_str(), F_OK), 0) << dir << " outlived its owner";
+  auto again = PrepareMemoryCgroups({});
+  ASSERT_TRUE(again.ok() && again->enabled());
+  {
+    MemoryCgroups stale = *again;
+    again->owner.reset();  // `stale` still holds it
+    EXPECT_EQ(::access(dir.c_str(), F_OK), 0);
+    stale.owner.reset();
+    ASSERT_NE(::access(dir.c_str(), F_OK), 0);
+    auto child = MemoryCgroup::Create(stale, "child", 64u << 20);
+    ASSERT_TRUE(child.ok()) << child.status().ToString();
+    EXPECT_EQ(::access(dir.c_str(), F_OK), 0) << "the process group was not made again";
+  }
+  ::rmdir(dir.c_str());
 }
 
 TEST(MemoryCgroupConfigTest, OffNeverUsesOneAndAnUnknownModeIsRefused) {

@@ -56,6 +56,30 @@ INSTANTIATE_TEST_SUITE_P(
         HonestCase{"OmpIfndefElse", kOpenmp,
                    "\n#if !defined(_OPENMP)\n  y[0] = 1;\n#elif 1\n  omp_set_num_threads(2);\n"
                    "#else\n  omp_set_num_threads(4);\n#endif"},
+        // Each of these was rejected (red team, honest kernels in real projects' styles).
+        HonestCase{"OmpVersionGuard", kOpenmp,
+                   "\n#if defined(_OPENMP) && (_OPENMP >= 201307)\n#include <omp.h>\n"
+                   "  y[0] = omp_get_max_threads();\n#endif"},
+        HonestCase{"OmpProjectSwitch", kOpenmp,
+                   "\n#ifdef USE_OPENMP\n#include <omp.h>\n  omp_set_num_threads(4);\n#endif"},
+        HonestCase{"OmpPortableStub", kOpenmp,
+                   "\n#ifdef _OPENMP\n#include <omp.h>\n#else\n#define omp_get_thread_num() 0\n"
+                   "#endif\n  y[omp_get_thread_num()] = x[0];"},
+        HonestCase{"OwnHelperNamedOmp", kOpenmp,
+                   "}\nstatic int omp_thread_count() { return 1; }\nvoid pad() {\n"
+                   "  y[0] = omp_thread_count();"},
+        HonestCase{"AnonymousMmap", kFiles,
+                   "void* scratch = mmap(nullptr, 1 << 21, PROT_READ | PROT_WRITE, "
+                   "MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); munmap(scratch, 1 << 21);"},
+        HonestCase{"AbortOnFailedAllocation", kExit,
+                   "float* e = static_cast<float*>(std::aligned_alloc(64, 64));\n"
+                   "  if (__builtin_expect(e == nullptr, 0)) std::abort();"},
+        HonestCase{"MemberFunctionsNamedLikeCalls", kProcesses,
+                   "}\nstruct RowStats { RowStats clone() const { return *this; } };\n"
+                   "struct FtzScope { void exit() {} };\nvoid pad() {"},
+        HonestCase{"ErrorWithAnApostropheInADeadBranch", kExit,
+                   "\n#ifndef __AVX512F__\n#error This kernel can't be built without AVX-512\n"
+                   "#endif\n  // It's a pure function: it never calls exit() or abort()."},
         HonestCase{"MemberClone", kProcesses, "Tile copy = tile.clone();"},  // was rejected
         HonestCase{"LambdaNamedExecute", kProcesses,
                    "auto execute = [&](int64_t i) { y[i] = x[i]; }; execute(0);"},

@@ -27,5 +27,20 @@ TEST(Utf8Test, WhatItReturnsTheJsonWriterAccepts) {
   EXPECT_THROW((void)raw.dump(), nlohmann::json::type_error);
 }
 
+// What a person is shown of a kernel: no terminal control sequence, newlines and tabs kept,
+// and bounded at a character boundary with a note.
+TEST(Utf8Test, ShowableTextEscapesControlsAndIsBounded) {
+  EXPECT_EQ(ShowableText("a\x1b[2Jb\n\tc"), "a\\x1b[2Jb\n\tc");
+  EXPECT_EQ(ShowableText("\x7f\x01"), "\\x7f\\x01");
+  EXPECT_EQ(ShowableText("x\xc2\x9b" "2J"), "x\\u009b2J");       // C1 CSI
+  EXPECT_EQ(ShowableText("\xc2\xa0ok"), "\xc2\xa0ok");            // U+00A0 is text
+  EXPECT_EQ(ShowableText("\xE6\x98\x87\xFF"), "\xE6\x98\x87\xEF\xBF\xBD");
+  EXPECT_EQ(ShowableText("abcdef", 3), "abc [... 3 more bytes]");
+  // Never cut inside a character: 昇 is three bytes.
+  EXPECT_EQ(ShowableText("\xE6\x98\x87\xE6\x98\x87", 4), "\xE6\x98\x87\xE6\x98\x87");
+  const std::string huge(1 << 20, 'x');
+  EXPECT_LT(ShowableText(huge, 4096).size(), 4200u);
+}
+
 }  // namespace
 }  // namespace cannbot

@@ -143,7 +143,7 @@ Result<ApiResponse> ApiClient::SendOnce(const std::string& method, const std::st
   }
   if (!body.is_null()) {
     request.headers.emplace_back("Content-Type", "application/json");
-    request.body = body.dump();
+    request.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   request.total_timeout = config_.timeout;
   auto sent = http_->Send(request);

@@ -109,7 +109,7 @@ Result<std::vector<std::string>> ChatClient::Request(const std::vector<ChatMessa
   }
   HttpRequest request;
   request.url = Endpoint(config_.base_url);
-  request.body = body.dump();
+  request.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   request.headers = {{"Content-Type", "application/json"}};
   const std::string key = ApiKey(config_);
   if (!key.empty()) request.headers.push_back({"Authorization", "Bearer " + key});

@@ -1,5 +1,9 @@
 #include "cannbot/util/utf8.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
 namespace cannbot {
 namespace {
 
@@ -47,6 +51,35 @@ std::string ValidUtf8(std::string_view text) {
       out.append(text.substr(i, length));
       i += length;
     }
+  }
+  return out;
+}
+
+std::string ShowableText(std::string_view text, size_t max_bytes) {
+  const std::string valid = ValidUtf8(text);
+  std::string out;
+  out.reserve(std::min(valid.size(), max_bytes) + 16);
+  size_t i = 0;
+  for (; i < valid.size() && out.size() < max_bytes;) {
+    const auto byte = static_cast<unsigned char>(valid[i]);
+    char escape[16];
+    if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f) {
+      std::snprintf(escape, sizeof(escape), "\\x%02x", byte);
+      out += escape;
+      ++i;
+    } else if (byte == 0xC2 && i + 1 < valid.size() &&
+               static_cast<unsigned char>(valid[i + 1]) < 0xA0) {  // U+0080-U+009F
+      std::snprintf(escape, sizeof(escape), "\\u%04x", static_cast<unsigned char>(valid[i + 1]));
+      out += escape;
+      i += 2;
+    } else {
+      const size_t length = SequenceLength(valid, i);
+      out.append(valid, i, length);
+      i += length;
+    }
+  }
+  if (i < valid.size()) {
+    out += " [... " + std::to_string(valid.size() - i) + " more bytes]";
   }
   return out;
 }

@@ -402,8 +402,8 @@ Result<PerfReport> EstimateAscendcPerf(const ops::OpSpec& spec,
     auto call = runner->Call(0, {layout.Args(spec, shape)}, 1, config.call_timeout);
     const std::string printed = runner->ChildOutputSince(before);
     if (!call.ok()) {
-      const std::string crash = judge.ExplainCrash(runner->ChildOutput(1u << 20));
-      return fail(Layer::kSandbox, crash.empty() ? call.status().message() : crash);
+      return fail(Layer::kSandbox, ExplainSandboxFailure(judge, call.status().message(),
+                                                         runner->ChildOutput(1u << 20)));
     }
     Comparison summary;
     const std::string wrong = JudgeOutputs(spec, shape, prepared.data,

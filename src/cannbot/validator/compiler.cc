@@ -174,7 +174,7 @@ std::string Compiler::CacheKey(const TargetBuild& target, const std::string& sou
                                const SourceFiles& files) const {
   // Bumped whenever how cannbot builds changes (environment, prelude, fixed flags) or explains
   // a failure (the reason is cached with the result), so old entries are never served.
-  constexpr const char* kBuildRecipeVersion = "build-recipe-4";
+  constexpr const char* kBuildRecipeVersion = "build-recipe-5";
   std::string material = kBuildRecipeVersion;
   material += '\0';
   material += compiler_identity_;

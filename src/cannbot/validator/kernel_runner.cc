@@ -304,8 +304,9 @@ Status KernelRunner::ChildFailure(const std::string& doing, bool timed_out,
   if (!info.exited && info.signal == SIGSYS) {
     // The sandbox's trap could not report (signals were blocked, as glibc does around clone).
     return Status::Aborted("the kernel made a forbidden system call with signals blocked and "
-                           "was killed by SIGSYS (that is what starting threads or processes "
-                           "looks like) " + doing);
+                           "was killed by SIGSYS (which call cannot be told: a blocked trap "
+                           "cannot report it; glibc blocks signals while starting threads or "
+                           "processes) " + doing);
   }
   if (cgroup_ && cgroup_->OomKilled()) {
     return Status::Aborted("the kernel used more memory than its job may (" +
@@ -370,7 +371,11 @@ Result<std::string> KernelRunner::Receive(SteadyClock::time_point deadline,
     // shared object could not be loaded. Either way this child is finished.
     dead_ = true;
     child_->Kill();
-    return Status::Aborted(buffer);
+    // The runner's own reports begin "the kernel"; anything else came from the kernel, which
+    // can write to the channel itself, and is shown as its words, bounded.
+    std::string report = ShowableText(buffer, 1024);
+    if (report.rfind("the kernel", 0) != 0) report = "the kernel's process reported: " + report;
+    return Status::Aborted(report);
   }
   if (static_cast<proto::Type>(header.type) != expected) {
     dead_ = true;
@@ -450,8 +455,11 @@ Result<CallTiming> KernelRunner::Call(int slot, const std::vector<std::vector<Ke
 }
 
 bool KernelRunner::DrainCounts() {
-  // Far more than any emulated launch on a perf shape sends (24-byte records).
-  constexpr size_t kMaxCountBytes = size_t{512} << 20;
+  // Far more than any emulated launch on a perf shape sends (2.8 million 24-byte records;
+  // the bundled examples send a few thousand), and small beside this process's own memory,
+  // which the job's memory limit does not bound (a kernel that sent 500 MiB of junk grew the
+  // validator past 1 GiB when the cap was 512 MiB).
+  constexpr size_t kMaxCountBytes = size_t{64} << 20;
   char chunk[65536];
   while (true) {
     const ssize_t n = ::read(counts_, chunk, sizeof(chunk));

@@ -214,6 +214,7 @@ Result<MemoryCgroups> PrepareMemoryCgroups(const MemoryCgroupConfig& config) {
     groups.dir = dir;
     groups.version = version;
     groups.total_limit_bytes = total;
+    groups.owner = std::shared_ptr<const void>(nullptr, [dir](const void*) { ::rmdir(dir.c_str()); });
     return groups;
   }
   if (config.mode == "require") {
@@ -230,7 +231,15 @@ Result<std::unique_ptr<MemoryCgroup>> MemoryCgroup::Create(const MemoryCgroups& 
   group->dir_ = groups.dir + "/" + name;
   group->version_ = groups.version;
   group->limit_bytes_ = std::min(limit_bytes, groups.total_limit_bytes);
-  if (::mkdir(group->dir_.c_str(), 0755) != 0) {
+  bool made = ::mkdir(group->dir_.c_str(), 0755) == 0;
+  if (!made && errno == ENOENT) {
+    // The process's group was removed with an earlier copy of `groups`: make it again.
+    made = ::mkdir(groups.dir.c_str(), 0755) == 0 &&
+           SetLimit(groups.version, groups.dir, groups.total_limit_bytes).ok() &&
+           (groups.version != 2 || WriteControl(groups.dir + "/cgroup.subtree_control", "+memory").ok()) &&
+           ::mkdir(group->dir_.c_str(), 0755) == 0;
+  }
+  if (!made) {
     return Status::IoError("cannot create the memory cgroup " + group->dir_ + ": " +
                            std::strerror(errno));
   }

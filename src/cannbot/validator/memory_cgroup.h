@@ -39,6 +39,9 @@ struct MemoryCgroups {
   int version = 0;      // 1 or 2
   uint64_t total_limit_bytes = 0;
   std::string why_not;
+  // Removes `dir` (when empty) once the last copy is gone, so a process that ends normally
+  // leaves no group behind; a child group made after that makes it again.
+  std::shared_ptr<const void> owner;
   bool enabled() const { return !dir.empty(); }
 };
 

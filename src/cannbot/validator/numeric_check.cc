@@ -82,8 +82,7 @@ Result<NumericReport> RunNumericCheck(const ops::OpSpec& op, const ReferenceOrac
   // `where`: the case it happened on, kept when the target explains a crash better.
   auto fail = [&](Layer layer, std::string reason, const std::string& where = "") {
     if (layer == Layer::kSandbox) {  // the target's runtime may know better than the signal
-      const std::string better = judge.ExplainCrash(runner->ChildOutput(1u << 20));
-      if (!better.empty()) reason = better;
+      reason = ExplainSandboxFailure(judge, reason, runner->ChildOutput(1u << 20));
     }
     if (!where.empty()) reason += " " + where;
     report.ok = false;

@@ -1,8 +1,11 @@
 #include "cannbot/validator/object_inspector.h"
 
+#include "cannbot/util/utf8.h"
+
 #include <elf.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cannbot/util/fs.h"
@@ -50,8 +53,12 @@ Result<std::vector<Section>> Sections(const std::string& bytes) {
   return sections;
 }
 
-std::vector<std::string> DefinedDynamicSymbols(const std::string& bytes,
-                                               const std::vector<Section>& sections) {
+enum class Wanted { kDefined, kUndefined, kWeakUndefined };
+
+// The names of the dynamic symbols that are defined (global or weak), undefined, or undefined
+// and weak.
+std::vector<std::string> DynamicSymbols(const std::string& bytes,
+                                        const std::vector<Section>& sections, Wanted which) {
   std::vector<std::string> symbols;
   for (const Section& s : sections) {
     if (s.header.sh_type != SHT_DYNSYM || s.header.sh_link >= sections.size()) continue;
@@ -61,7 +68,12 @@ std::vector<std::string> DefinedDynamicSymbols(const std::string& bytes,
       Elf64_Sym sym{};
       if (!ReadAt(bytes, s.header.sh_offset + i * sizeof(Elf64_Sym), &sym)) break;
       const int bind = ELF64_ST_BIND(sym.st_info);
-      if (sym.st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK)) continue;
+      const bool global = bind == STB_GLOBAL || bind == STB_WEAK;
+      const bool undefined = sym.st_shndx == SHN_UNDEF;
+      const bool wanted = which == Wanted::kDefined     ? !undefined && global
+                          : which == Wanted::kUndefined ? undefined && global
+                                                        : undefined && bind == STB_WEAK;
+      if (!wanted) continue;
       std::string name;
       for (uint64_t at = strings.sh_offset + sym.st_name; at < bytes.size() && bytes[at] != '\0';
            ++at) {
@@ -111,7 +123,9 @@ Result<ObjectFacts> InspectSharedObject(const std::string& bytes) {
       }
     }
   }
-  facts.defined_symbols = DefinedDynamicSymbols(bytes, sections);
+  facts.defined_symbols = DynamicSymbols(bytes, sections, Wanted::kDefined);
+  facts.undefined_symbols = DynamicSymbols(bytes, sections, Wanted::kUndefined);
+  facts.weak_references = DynamicSymbols(bytes, sections, Wanted::kWeakUndefined);
   return facts;
 }
 
@@ -125,7 +139,7 @@ const std::set<std::string>& SystemLibrarySymbols() {
       if (!bytes.ok()) continue;
       auto sections = Sections(*bytes);
       if (!sections.ok()) continue;
-      for (std::string& name : DefinedDynamicSymbols(*bytes, *sections)) out.insert(name);
+      for (std::string& name : DynamicSymbols(*bytes, *sections, Wanted::kDefined)) out.insert(name);
     }
     // The runner's own libraries, which this process does not load.
     for (const char* name : {"ffi_call", "ffi_prep_cif", "seccomp_load", "seccomp_init"}) {
@@ -152,6 +166,16 @@ std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& pl
            "with a constructor, or a header such as <iostream> that adds one); kernels must "
            "not run code outside their call";
   }
+  // The start-up files call their weak hooks at load time when the object defines them (a
+  // kernel defining __gmon_start__ or _ITM_registerTMCloneTable ran code inside dlopen).
+  for (const std::string& hook : plain.weak_references) {
+    const auto& open = candidate.undefined_symbols;
+    if (std::find(open.begin(), open.end(), hook) == open.end()) {
+      return "the kernel defines " + ShowableText(hook, 200) +
+             ", a hook the toolchain's start-up code calls when the object is loaded; kernels "
+             "must not run code outside their call";
+    }
+  }
   if (candidate.fini_functions > plain.fini_functions) {
     return "the kernel runs code when it is unloaded (a static destructor); kernels must not "
            "run code outside their call";
@@ -171,10 +195,10 @@ std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& pl
     }
     if (runtime) continue;
     if (name.find("cannbot") != std::string::npos) {
-      return "the kernel defines " + name + ", a name reserved for cannbot's harness";
+      return "the kernel defines " + ShowableText(name, 200) + ", a name reserved for cannbot's harness";
     }
     if (system.count(name) > 0) {
-      return "the kernel defines " + name +
+      return "the kernel defines " + ShowableText(name, 200) +
              ", a C library function, which could shadow what the harness relies on";
     }
   }

@@ -24,6 +24,11 @@ struct ObjectFacts {
   size_t init_code_bytes = 0;  // size of the .init and .fini sections (code run by _init/_fini)
   size_t load_time_resolvers = 0;  // IFUNC symbols and IRELATIVE relocations: run by dlopen
   std::vector<std::string> defined_symbols;  // global or weak symbols the object exports
+  // The dynamic symbols it leaves undefined, and those of them that are weak: the start-up
+  // files' hooks (__gmon_start__, _ITM_registerTMCloneTable, ...), which their code calls at
+  // load time when something defines them.
+  std::vector<std::string> undefined_symbols;
+  std::vector<std::string> weak_references;
 };
 
 Result<ObjectFacts> InspectSharedObject(const std::string& elf_bytes);

@@ -20,4 +20,14 @@ const OutputJudge& DefaultJudge() {
   return judge;
 }
 
+std::string ExplainSandboxFailure(const OutputJudge& judge, const std::string& reason,
+                                  const std::string& printed) {
+  const std::string better = judge.ExplainCrash(printed);
+  if (better.empty()) return reason;
+  if (reason.find("forbidden system call") != std::string::npos) {
+    return reason + " (it had printed: " + better + ")";
+  }
+  return better;
+}
+
 }  // namespace cannbot::validator

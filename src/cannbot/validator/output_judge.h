@@ -34,6 +34,13 @@ class OutputJudge {
   }
 };
 
+// The reason a sandbox failure is reported with: `reason` (the signal, the trapped call), or
+// the judge's better explanation from what the kernel printed. A trapped system call is a fact
+// the kernel cannot print away: it stays first, the printed explanation after it (a kernel
+// that printed a fake rule violation before opening a socket hid the socket).
+std::string ExplainSandboxFailure(const OutputJudge& judge, const std::string& reason,
+                                  const std::string& printed);
+
 // The op's tolerance for the shape and the output's dtype (compare.h).
 class ToleranceJudge : public OutputJudge {
  public:

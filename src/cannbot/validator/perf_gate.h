@@ -56,6 +56,10 @@ struct PerfConfig {
   int data_sets = 4;                 // distinct inputs per batch (even: half are twins), >= 2
   int edge_rounds = 4;               // batches per kernel on the edge inputs (0: no edge check)
   std::chrono::milliseconds call_timeout{60000};  // for any single batch
+  // Set per job by the validator, not configured: the baseline is the op's own reference
+  // kernel. Otherwise (a user's baseline) it may be as hostile as the candidate, and agreeing
+  // with it proves nothing, so every later round checks one position against the reference.
+  bool baseline_is_reference = false;
 };
 
 struct KernelTiming {

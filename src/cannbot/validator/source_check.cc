@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <set>
 #include <vector>
 
 namespace cannbot::validator {
@@ -16,6 +17,8 @@ struct Rule {
   bool std_qualified_counts = true;
   // Code under `#ifdef _OPENMP` is never compiled: cannbot does not pass -fopenmp.
   bool skips_openmp_only_code = false;
+  // The rule is about definitions, so a match after a type name counts.
+  bool matches_definitions = false;
 };
 
 // Word boundaries keep `fopen` from matching `my_fopen_like_name`. `#pragma omp` is not a
@@ -27,17 +30,21 @@ const Rule kRules[] = {
     {"creates threads",
      R"(\bstd\s*::\s*(thread\b(?!\s*::)|jthread\b|async\b(?!\s*\(\s*std\s*::\s*launch\s*::\s*deferred\s*,))|\bpthread_create\b)"},
     // Would need -fopenmp and libgomp; the link (--no-undefined) fails anyway, less clearly.
-    {"uses the OpenMP runtime (threads)", R"(\bomp_[a-z_]+\s*\(|#\s*include\s*<\s*omp\.h\s*>)", true, true},
+    // The runtime's own names (omp_get_*, omp_set_*, the locks, omp_in_parallel): a kernel's
+    // helper named omp_thread_count is not a hit, nor a name the file #defines (the
+    // portable `#define omp_get_thread_num() 0` stub).
+    {"uses the OpenMP runtime (threads)", R"(\bomp_(get|set|init|destroy|unset|test|in)_[a-z_]+\s*\(|#\s*include\s*<\s*omp\.h\s*>)", true, true},
     {"starts processes", R"(\b(fork|_Fork|vfork|system|popen|posix_spawnp?|exec[lv]p?e?|fexecve|execveat|clone3?)\s*\()"},
-    {"opens files", R"(\b(fopen|fopen64|freopen|fdopen|open|open64|openat|openat64|creat|creat64|opendir|mmap|mmap64)\s*\(|\bstd\s*::\s*(i|o)?fstream\b|\bstd\s*::\s*filesystem\b|\b(ifstream|ofstream|fstream)\b)"},
+    {"opens files", R"(\b(fopen|fopen64|freopen|fdopen|open|open64|openat|openat64|creat|creat64|opendir)\s*\(|\bstd\s*::\s*(i|o)?fstream\b|\bstd\s*::\s*filesystem\b|\b(ifstream|ofstream|fstream)\b)"},
     {"uses the network", R"(\b(socket|socketpair|connect|bind|listen|accept|accept4|getaddrinfo|gethostbyname)\s*\()", false},
     {"handles or sends signals", R"(\b(signal|sigaction|sigprocmask|pthread_sigmask|raise|kill|killpg|tgkill|pthread_kill|sigqueue|sigaltstack)\s*\()"},
-    {"ends the process", R"(\b(exit|_exit|_Exit|quick_exit|abort|terminate)\s*\()"},
+    // abort() is left to the sandbox (SIGABRT): honest kernels call it on a failed allocation.
+    {"ends the process", R"(\b(exit|_exit|_Exit|quick_exit|terminate)\s*\()"},
     {"makes raw system calls", R"(\bsyscall\s*\()"},
     {"loads code at run time", R"(\b(dlopen|dlsym|dlvsym|dlmopen)\s*\()"},
     {"sleeps", R"(\b(sleep|usleep|nanosleep|clock_nanosleep)\s*\(|\bsleep_for\b|\bsleep_until\b)"},
     {"uses cannbot's reserved names", R"(\bcannbot\w*)"},
-    {"redefines timing or comparison functions", R"(\b(clock_gettime|gettimeofday|memcmp|bcmp)\s*\([^;{)]*\)\s*(noexcept\s*)?\{)"},
+    {"redefines timing or comparison functions", R"(\b(clock_gettime|gettimeofday|memcmp|bcmp)\s*\([^;{)]*\)\s*(noexcept\s*)?\{)", true, false, true},
 };
 
 // 4'096: a quote between two hex digits inside a number is a digit separator (C++14).
@@ -117,7 +124,7 @@ std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) 
           literal.text += ' ';
           code[i] = ' ';
           if (i + 1 < code.size()) code[++i] = ' ';
-        } else if (c == '"') {
+        } else if (c == '"' || c == '\n') {  // an unterminated string ends at the line end
           state = kCode;
           literals->push_back(literal);
         } else {
@@ -126,8 +133,9 @@ std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) 
         }
         break;
       case kChar:
-        if (c == '\\') { code[i] = ' '; if (i + 1 < code.size()) code[++i] = ' '; }
-        else if (c == '\'') state = kCode;
+        // A literal never spans lines: a lone quote (`#error it can't`) ends at the line end.
+        if (c == '\\') { code[i] = ' '; if (i + 1 < code.size() && code[i + 1] != '\n') code[++i] = ' '; }
+        else if (c == '\'' || c == '\n') state = kCode;
         else code[i] = ' ';
         break;
     }
@@ -137,17 +145,37 @@ std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) 
 
 // How a conditional's first branch depends on _OPENMP, which is never defined here:
 // +1 compiled only with it (`#ifdef _OPENMP`), -1 only without it, 0 something else.
-int OpenmpCondition(const std::string& directive, std::string rest) {
+// Whether `code` #defines `name`.
+bool Defines(const std::string& code, const std::string& name) {
+  const std::regex define("#\\s*define\\s+" + name + "\\b");
+  return std::regex_search(code, define);
+}
+
+int OpenmpCondition(const std::string& directive, std::string rest, const std::string& code) {
   rest.erase(std::remove_if(rest.begin(), rest.end(),
                             [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
              rest.end());
-  if (directive == "ifdef" && rest == "_OPENMP") return 1;
-  if (directive == "ifndef" && rest == "_OPENMP") return -1;
+  // A project's own switch (USE_OPENMP, HAVE_OPENMP) is as undefined as _OPENMP unless the
+  // file defines it (`defined_macros`, checked by the caller).
+  const auto openmp_name = [&](const std::string& name) {
+    const bool named = name == "_OPENMP" ||
+                       (name.find("OPENMP") != std::string::npos &&
+                        std::all_of(name.begin(), name.end(), [](char c) {
+                          return std::isupper(static_cast<unsigned char>(c)) || c == '_';
+                        }));
+    return named && !Defines(code, name);
+  };
+  if (directive == "ifdef" && openmp_name(rest)) return 1;
+  if (directive == "ifndef" && openmp_name(rest)) return -1;
   if (directive != "if") return 0;
   const int sign = !rest.empty() && rest[0] == '!' ? -1 : 1;
   if (sign < 0) rest.erase(0, 1);
-  const bool openmp = rest == "_OPENMP" || rest == "defined_OPENMP" || rest == "defined(_OPENMP)";
-  return openmp ? sign : 0;
+  // The first term of a conjunction decides: `defined(_OPENMP) && _OPENMP >= 201307`.
+  const std::string first = rest.substr(0, sign > 0 ? rest.find("&&") : std::string::npos);
+  std::string name = first;
+  if (name.rfind("defined(", 0) == 0 && name.back() == ')') name = name.substr(8, name.size() - 9);
+  else if (name.rfind("defined", 0) == 0) name = name.substr(7);
+  return openmp_name(name) ? sign : 0;
 }
 
 // `code` with the lines that only a -fopenmp build would compile blanked (line breaks kept).
@@ -168,7 +196,7 @@ std::string WithoutOpenmpOnlyCode(const std::string& code) {
     const std::string directive =
         std::regex_match(line, match, kDirective) ? match.str(1) : std::string();
     if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
-      const int condition = OpenmpCondition(directive, match.str(2));
+      const int condition = OpenmpCondition(directive, match.str(2), code);
       open.push_back({condition, condition > 0});
     } else if (!open.empty() && (directive == "elif" || directive == "else")) {
       Branch& branch = open.back();
@@ -192,12 +220,23 @@ int LineOf(const std::string& text, size_t offset) {
   return line;
 }
 
-// False when the match is a member call (x.clone(), p->kill()) or qualified by a namespace
-// or class other than std:: (or std:: where the rule says std:: is harmless).
-bool CountsAsCall(const std::string& code, size_t at, const Rule& rule) {
+// False when the match is a member call (x.clone(), p->kill()), a declaration, or qualified by
+// a namespace or class other than std:: (or std:: where the rule says std:: is harmless).
+bool CountsAsCall(const std::string& code, size_t at, const Rule& rule, bool call_like) {
   size_t i = at;
   while (i > 0 && (code[i - 1] == ' ' || code[i - 1] == '\t')) --i;
   if (i == 0) return true;
+  // A call-like match after a type name on its line declares or defines a function of that
+  // name (`RowStats clone() const`, `void exit()` of a scope guard): not a call. After a
+  // keyword it is one.
+  if (call_like && IsIdentifierChar(code[i - 1]) && !rule.matches_definitions) {
+    size_t begin = i;
+    while (begin > 0 && IsIdentifierChar(code[begin - 1])) --begin;
+    static const std::set<std::string> kBeforeACall = {
+        "return", "else", "do", "case", "throw", "co_return", "co_yield", "co_await",
+        "sizeof", "not", "and", "or", "new", "delete", "goto"};
+    return kBeforeACall.count(code.substr(begin, i - begin)) > 0;
+  }
   if (code[i - 1] == '.') return false;
   if (code[i - 1] == '>' && i >= 2 && code[i - 2] == '-') return false;
   if (code[i - 1] != ':' || i < 2 || code[i - 2] != ':') return true;
@@ -237,7 +276,13 @@ std::vector<SourceFinding> CheckSource(const std::string& source) {
     const std::string& text = rule.skips_openmp_only_code ? without_openmp_only : code;
     for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) {
       const size_t at = static_cast<size_t>(it->position(0));
-      if (!CountsAsCall(code, at, rule)) continue;
+      const std::string matched = it->str(0);
+      const bool call_like = !matched.empty() && matched.back() == '(';
+      if (!CountsAsCall(code, at, rule, call_like)) continue;
+      if (rule.skips_openmp_only_code) {  // a name the file defines as a macro is its own
+        const std::string name = it->str(0).substr(0, it->str(0).find_first_of(" \t("));
+        if (name.rfind("omp_", 0) == 0 && Defines(code, name)) continue;
+      }
       findings.push_back({rule.what, it->str(0).substr(0, 40), LineOf(code, at)});
       break;
     }

@@ -8,12 +8,43 @@
 
 #include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
+#include "cannbot/util/utf8.h"
 #include "cannbot/validator/inputs.h"
 #include "cannbot/validator/self_profile.h"
 
 namespace cannbot::validator {
 
 namespace {
+
+// What an untrusted kernel or its compiler wrote (printed text, a symbol name it chose, a
+// compiler's quote of its source, a forged error reply) reaches people, the store and LLM
+// prompts only as ShowableText: valid UTF-8, no terminal escapes, and bounded (a 661-byte
+// source that named a symbol with 16 MiB made a 38 MB verdict).
+constexpr size_t kShownReasonBytes = 4096;
+constexpr size_t kShownLogBytes = 64 * 1024;
+
+void MakeShowable(CompileResult* compile) {
+  compile->reason = ShowableText(compile->reason, kShownReasonBytes);
+  compile->log = ShowableText(compile->log, kShownLogBytes);
+}
+
+void MakeShowable(NumericReport* numeric) {
+  numeric->reason = ShowableText(numeric->reason, kShownReasonBytes);
+  numeric->child_output = ShowableText(numeric->child_output, kShownLogBytes);
+  for (auto& c : numeric->cases) c.problem = ShowableText(c.problem, kShownReasonBytes);
+}
+
+void MakeShowable(Verdict* verdict) {
+  verdict->reason = ShowableText(verdict->reason, kShownReasonBytes);
+  MakeShowable(&verdict->compile);
+  if (verdict->numeric) MakeShowable(&*verdict->numeric);
+  if (verdict->perf) {
+    verdict->perf->reason = ShowableText(verdict->perf->reason, kShownReasonBytes);
+    verdict->perf->child_output = ShowableText(verdict->perf->child_output, kShownLogBytes);
+    verdict->perf->edges.warning = ShowableText(verdict->perf->edges.warning, kShownReasonBytes);
+  }
+}
+
 
 ValidatorConfig WithSandboxPolicy(ValidatorConfig config) {
   if (config.insecure_sandbox) {
@@ -183,6 +214,7 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
   const uint64_t run_seed = seed.value_or(NewSeed());
   CANNBOT_ASSIGN_OR_RETURN(check.compile, compiler_.Compile(*plan.spec, kernel.text, work.path(),
                                                             "kernel", plan.build, kernel.files));
+  MakeShowable(&check.compile);
   if (!check.compile.ok) {
     check.layer = Layer::kCompile;
     check.reason = check.compile.reason;
@@ -196,6 +228,7 @@ Result<KernelCheck> Validator::CheckKernel(const std::string& op_name, const Ker
                                            check.compile.shared_object_path, run_seed,
                                            config_.runner, config_.numeric, work.path(),
                                            *plan.judge));
+  MakeShowable(&numeric);
   check.numeric = numeric;
   check.ok = numeric.ok;
   check.layer = numeric.ok ? Layer::kNone : numeric.layer;
@@ -220,6 +253,7 @@ Result<Verdict> Validator::Validate(const ValidationRequest& request) {
     verdict.layer = layer;
     verdict.reason = std::move(reason);
     verdict.seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
+    MakeShowable(&verdict);
     return verdict;
   };
 
@@ -272,6 +306,7 @@ Result<PerfReport> Validator::MeasurePerf(const TargetPlan& plan,
   job.runner = config_.runner;
   job.perf = config_.perf;
   if (request.min_speedup) job.perf.min_speedup = *request.min_speedup;
+  job.perf.baseline_is_reference = !request.baseline.has_value();
   job.work_dir = work_dir;
   job.reference = &reference;
   if (!plan.kind->RunsOnThisCpu()) return plan.kind->MeasurePerf(job);
