@@ -125,6 +125,12 @@ std::string JoinCgroup(const std::string& dir) {
 std::vector<std::string> Confine(const Limits& limits) {
   // Nothing but our channels and stdio may be inherited.
   close_range(proto::kCountChannelFd + 1, ~0u, 0);
+  // Unbuffered: what a kernel prints reaches the file at once, where the parent looks after
+  // every call (buffered, a print without fflush stayed in this process until it was killed).
+  // It also keeps stdio from asking fstat (newfstatat) about a stream at its first write,
+  // which stage two traps.
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
+  std::setvbuf(stderr, nullptr, _IONBF, 0);
   const bool limited =
       SetLimit(RLIMIT_CORE, 0) &&
       SetLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpu_seconds)) &&
@@ -251,11 +257,6 @@ class Server {
   }
 
   void Seal() {
-    // stdio asks fstat (newfstatat) about a stream at its first write, and stage two traps
-    // that: give stdout and stderr their buffers now (the Ascend C emulation prints).
-    static char stdout_buffer[1 << 16];
-    std::setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
-    std::setvbuf(stderr, nullptr, _IONBF, 0);
     std::vector<std::string> warnings = cannbot::runner::EnterStageTwo(*sandbox_);
     std::string text;
     for (const std::string& w : warnings) text += w + "\n";

@@ -37,7 +37,8 @@ INSTANTIATE_TEST_SUITE_P(Corpus, HonestKernelTest,
                          ::testing::Values("omp_simd.cpp", "aligned_scratch.cpp",
                                            "lookup_table.cpp", "templates_and_asm.cpp",
                                            "intrinsics_restores_fp_state.cpp",
-                                           "asks_the_system.cpp"),
+                                           "asks_the_system.cpp",
+                                           "prefaulted_mmap_scratch.cpp"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
                            return name.substr(0, name.find('.'));

@@ -4,18 +4,16 @@
 // sets once (with the reference's outputs for them, which round 0 checks in full), half of
 // them *twins* of the other half (identical in their first and last 32 elements, different in
 // about 1% of the interior, so a cache keyed on a cheap fingerprint serves a wrong answer), and
-// gives every later round new inputs: each set's inputs given new values of the same
-// distribution by a transform drawn for that round (uniform values shifted modulo the range,
-// normal pairs turned about the mean, integers shifted modulo theirs). No element keeps its
-// value, so no answer of an earlier round can be reused: not by a cache keyed on the whole
-// input (content-keyed memoisation, which pays on ops whose compute dwarfs a read of their
-// inputs, such as matmul), on chunks cut by content (which moving the old values around would
-// not defeat), or on single values. A twin changes
-// exactly like its sibling, so the fingerprint trap holds in every round. A transform costs a
-// pass over the inputs, where drawing afresh and recomputing the reference every round would
-// cost a reference computation per call; the gate checks later rounds against the other
+// gives every later round inputs drawn afresh from the op's distributions (fresh_values.h), a
+// twin being its sibling's fresh data with interior differences of its own. Nothing of an
+// earlier round survives: not the whole input (content-keyed memoisation, which pays on ops
+// whose compute dwarfs a read of their inputs, such as matmul), not chunks cut by content, not
+// single values, and not structure a transform of old data would keep (row sums and dot
+// products carried through a rotation let a reduce_sum claim 124x). Drawing afresh costs a
+// pass of counter-based draws over the inputs; recomputing the reference every round would
+// cost a reference computation per call, so the gate checks later rounds against the other
 // kernel instead (perf_gate.h). Probability rows (each row sums to 1) and perf data that mixes
-// in edge values are drawn afresh.
+// in edge values are drawn by GenerateInput.
 //
 // Ownership: plain values (the sets' tensors). Thread-safety: const methods only after Draw.
 #pragma once
@@ -39,8 +37,9 @@ class PerfData {
   size_t size() const { return sets_.size(); }
   // Set `s` as drawn, with its reference outputs (round 0's data).
   const CallData& Base(size_t s) const { return sets_[s]; }
-  // Set `s`'s inputs in round `round`: the base inputs for round 0, else each input
-  // transformed as above, by draws from (seed, round, s's pair, input); no expected outputs.
+  // Set `s`'s inputs in round `round`: the base inputs for round 0, else each input drawn
+  // afresh from (seed, round, s's pair, input), a twin's differences from (seed, round, s);
+  // no expected outputs.
   CallData ForRound(size_t s, int round) const;
   // The same into `data`, reusing its tensors' memory (the gate's every round).
   void ForRound(size_t s, int round, CallData* data) const;
