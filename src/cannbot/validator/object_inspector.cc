@@ -163,8 +163,8 @@ std::string CheckObjectFacts(const ObjectFacts& candidate, const ObjectFacts& pl
   }
   if (candidate.init_functions > plain.init_functions) {
     return "the kernel runs code when it is loaded (a static constructor, a global object "
-           "with a constructor, or a header such as <iostream> that adds one); kernels must "
-           "not run code outside their call";
+           "with a constructor or a destructor to register, or a header such as <iostream> "
+           "that adds one); kernels must not run code outside their call";
   }
   // The start-up files call their weak hooks at load time when the object defines them (a
   // kernel defining __gmon_start__ or _ITM_registerTMCloneTable ran code inside dlopen).
