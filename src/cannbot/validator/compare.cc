@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "cannbot/validator/tensor_layout.h"
 
@@ -99,6 +100,42 @@ void TallyFloat32(const ops::Tensor& expected, const ops::Tensor& got, int64_t n
   }
 }
 
+// The common case, a right fp32 answer under an absolute-plus-relative tolerance, in one
+// branch-free pass (several times faster than the tally: the perf gate compares millions of
+// elements a round); nullopt when any element is not finite, never written or out of
+// tolerance, and the tally then decides, element by element. Its figures are the tally's.
+std::optional<Comparison> QuickFloat32(const ops::Tensor& expected, const ops::Tensor& got,
+                                       int64_t n, const ops::Tolerance& tolerance) {
+  if (tolerance.kind != ops::Tolerance::Kind::kAbsRel) return std::nullopt;
+  const char* e = static_cast<const char*>(expected.data());
+  const char* g = static_cast<const char*>(got.data());
+  double max_abs = 0, max_rel = 0, rel_sum = 0;
+  bool bad = false;
+  for (int64_t i = 0; i < n; ++i) {
+    float ev, gv;
+    uint32_t bits;
+    std::memcpy(&ev, e + 4 * i, 4);
+    std::memcpy(&gv, g + 4 * i, 4);
+    std::memcpy(&bits, g + 4 * i, 4);
+    const double ed = ev, gd = gv;
+    const double error = std::fabs(gd - ed), size = std::fabs(ed);
+    // NaN or infinity anywhere makes a comparison false or the bound infinite: bad.
+    bad |= !(error <= tolerance.atol + tolerance.rtol * size) | !(size < INFINITY) |
+           (bits == kPoisonBits);
+    const double rel = error / (size > 1e-6 ? size : 1e-6);
+    max_abs = error > max_abs ? error : max_abs;
+    max_rel = rel > max_rel ? rel : max_rel;
+    rel_sum += rel;
+  }
+  if (bad) return std::nullopt;
+  Comparison c;
+  c.elements = n;
+  c.max_abs_error = max_abs;
+  c.max_rel_error = max_rel;
+  c.mean_rel_error = n > 0 ? rel_sum / static_cast<double>(n) : 0;
+  return c;
+}
+
 }  // namespace
 
 Comparison CompareOutputs(const ops::Tensor& expected, const ops::Tensor& got,
@@ -106,6 +143,7 @@ Comparison CompareOutputs(const ops::Tensor& expected, const ops::Tensor& got,
   const int64_t n = std::min(expected.elements(), got.elements());
   ComparisonTally tally(tolerance);
   if (expected.dtype() == ops::DType::kF32 && got.dtype() == ops::DType::kF32) {
+    if (auto quick = QuickFloat32(expected, got, n, tolerance)) return *quick;
     TallyFloat32(expected, got, n, &tally);
   } else {
     for (int64_t i = 0; i < n; ++i) {

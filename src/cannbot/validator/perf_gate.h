@@ -18,7 +18,8 @@
 // the reference. Every later round checks that inputs and guards are intact, compares the two
 // kernels' outputs at the op's tolerance (at sampled elements of every position; in some
 // rounds in full at one) and one position against the reference (in some rounds; in every
-// round when the baseline is the user's, who may have written it with the candidate); which ones is drawn after the calls, so a
+// of every two rounds when the baseline is the user's, who may have written it with the
+// candidate); which ones is drawn after the calls, so a
 // kernel cannot tell a checked call from another. A disagreement is settled by the reference
 // and blames the kernel that is wrong; a kernel that stops computing leaves the poison in
 // place.
@@ -59,7 +60,7 @@ struct PerfConfig {
   std::chrono::milliseconds call_timeout{60000};  // for any single batch
   // Set per job by the validator, not configured: the baseline is the op's own reference
   // kernel. Otherwise (a user's baseline) it may be as hostile as the candidate, and agreeing
-  // with it proves nothing, so every later round checks one position against the reference.
+  // with it proves less, so one round of every two checks a position against the reference.
   bool baseline_is_reference = false;
 };
 
