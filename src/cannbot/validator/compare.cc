@@ -84,6 +84,22 @@ class ComparisonTally {
   int64_t cann_count_ = 0;
 };
 
+// Element i of two fp32 tensors' bytes, and whether `got`'s still holds the poison.
+struct Float32Pair {
+  float expected, got;
+  bool poison;
+};
+
+inline Float32Pair LoadFloat32(const char* expected, const char* got, int64_t i) {
+  Float32Pair pair;
+  uint32_t bits;
+  std::memcpy(&pair.expected, expected + 4 * i, 4);
+  std::memcpy(&pair.got, got + 4 * i, 4);
+  std::memcpy(&bits, got + 4 * i, 4);
+  pair.poison = bits == kPoisonBits;
+  return pair;
+}
+
 // fp32 on both sides, the common case, read directly: the perf gate compares every timed
 // batch's outputs, millions of elements, and the dtype-generic reads cost several calls each.
 void TallyFloat32(const ops::Tensor& expected, const ops::Tensor& got, int64_t n,
@@ -91,12 +107,8 @@ void TallyFloat32(const ops::Tensor& expected, const ops::Tensor& got, int64_t n
   const char* e = static_cast<const char*>(expected.data());
   const char* g = static_cast<const char*>(got.data());
   for (int64_t i = 0; i < n; ++i) {
-    float ev, gv;
-    uint32_t bits;
-    std::memcpy(&ev, e + 4 * i, 4);
-    std::memcpy(&gv, g + 4 * i, 4);
-    std::memcpy(&bits, g + 4 * i, 4);
-    tally->Add(i, ev, gv, bits == kPoisonBits);
+    const Float32Pair pair = LoadFloat32(e, g, i);
+    tally->Add(i, pair.expected, pair.got, pair.poison);
   }
 }
 
@@ -112,16 +124,11 @@ std::optional<Comparison> QuickFloat32(const ops::Tensor& expected, const ops::T
   double max_abs = 0, max_rel = 0, rel_sum = 0;
   bool bad = false;
   for (int64_t i = 0; i < n; ++i) {
-    float ev, gv;
-    uint32_t bits;
-    std::memcpy(&ev, e + 4 * i, 4);
-    std::memcpy(&gv, g + 4 * i, 4);
-    std::memcpy(&bits, g + 4 * i, 4);
-    const double ed = ev, gd = gv;
+    const Float32Pair pair = LoadFloat32(e, g, i);
+    const double ed = pair.expected, gd = pair.got;
     const double error = std::fabs(gd - ed), size = std::fabs(ed);
     // NaN or infinity anywhere makes a comparison false or the bound infinite: bad.
-    bad |= !(error <= tolerance.atol + tolerance.rtol * size) | !(size < INFINITY) |
-           (bits == kPoisonBits);
+    bad |= !(error <= tolerance.atol + tolerance.rtol * size) | !(size < INFINITY) | pair.poison;
     const double rel = error / (size > 1e-6 ? size : 1e-6);
     max_abs = error > max_abs ? error : max_abs;
     max_rel = rel > max_rel ? rel : max_rel;

@@ -13,8 +13,8 @@ namespace {
 
 constexpr int kSegments = 4096;  // of the inverse normal CDF; 2^12, so positions are exact
 
-// The 32-bit finaliser of a 64-bit mix of (key, i): the low word mixes the counter, the key's
-// high word is folded in afterwards.
+// A 32-bit finaliser (lowbias32). Draw32 mixes counter `i` with the key's low word, then the
+// key's high word into that.
 inline uint32_t Mix32(uint32_t h) {
   h ^= h >> 16;
   h *= 0x7feb352dU;
@@ -28,14 +28,8 @@ inline uint32_t Draw32(uint32_t key_lo, uint32_t key_hi, uint32_t i) {
   return Mix32(Mix32(i * 0x9e3779b1U ^ key_lo) + key_hi);
 }
 
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// The standard normal quantile at p, by bisection on erfc: slow and exact, run 4097 times.
+// The standard normal quantile at p, by bisection on erfc: slow and exact, run once per
+// table entry.
 double NormalQuantile(double p) {
   double lo = -40, hi = 40;
   for (int k = 0; k < 120; ++k) {
@@ -80,7 +74,7 @@ inline float StandardNormal(uint32_t h, const QuantileTable& q) {
   return q.at[j] + f * (q.at[j + 1] - q.at[j]);
 }
 
-// Draw32 of eight consecutive counters.
+// Mix32 and Draw32 on eight lanes.
 __attribute__((target("avx2"))) inline __m256i Mix32x8(__m256i h) {
   h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
   h = _mm256_mullo_epi32(h, _mm256_set1_epi32(0x7feb352d));
@@ -117,9 +111,8 @@ __attribute__((target("avx2"))) void FillNormalAvx2(float* out, int64_t n, uint6
     __m256 z = _mm256_add_ps(below, _mm256_mul_ps(f, _mm256_sub_ps(above, below)));
     const __m256i in_tail = _mm256_or_si256(_mm256_cmpgt_epi32(low_end, d),
                                             _mm256_cmpgt_epi32(d, high_end));
-    if (_mm256_movemask_epi8(in_tail) != 0) {  // rare: 1 draw in 2048
+    if (_mm256_movemask_epi8(in_tail) != 0) {  // rare: 1 draw in 2048, all lanes redone
       alignas(32) float lanes[8];
-      _mm256_store_ps(lanes, z);
       for (int k = 0; k < 8; ++k) {
         lanes[k] = StandardNormal(Draw32(klo, khi, static_cast<uint32_t>(i + k)), q);
       }
@@ -157,6 +150,13 @@ bool HasAvx2() {
 }
 
 }  // namespace
+
+uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 
 uint64_t FreshKey(uint64_t seed, uint64_t a, uint64_t b, uint64_t c) {
   return SplitMix64(SplitMix64(SplitMix64(SplitMix64(seed ^ 0x66726573ULL) ^ a) ^ b) ^ c);

@@ -8,8 +8,8 @@
 // two. Normal values are the normal quantile of a 24-bit uniform draw: interpolated in a
 // 4096-segment table, exact in the two extreme segments (beyond 3.4 standard deviations), so
 // the moments and tails match the normal's up to about 5.3 standard deviations, the farthest
-// a 24-bit draw reaches; uniform values are the draw itself, scaled. An AVX2 path (chosen at run time) and the portable one give the
-// same bits.
+// a 24-bit draw reaches; uniform values are the draw itself, scaled. An AVX2 path (chosen at
+// run time) and the portable one give the same bits.
 //
 // Thread-safety: pure functions (the table is built once, thread-safely).
 #pragma once
@@ -27,6 +27,8 @@ void FillUniform(float* out, int64_t n, uint64_t key, float a, float b, float be
 uint64_t FreshWord(uint64_t key, int64_t i);
 // A key for a stream named by up to four numbers (seed, round, set, input).
 uint64_t FreshKey(uint64_t seed, uint64_t a, uint64_t b, uint64_t c);
+// The SplitMix64 finaliser, every stream's key mix (inputs.cc names its streams with it too).
+uint64_t SplitMix64(uint64_t x);
 
 // For tests: the portable path, whatever the CPU.
 void FillNormalPortable(float* out, int64_t n, uint64_t key, float mean, float sd);

@@ -1,6 +1,7 @@
 #include "cannbot/validator/inputs.h"
 
 #include "cannbot/ops/dtype_values.h"
+#include "cannbot/validator/fresh_values.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,13 +10,6 @@
 
 namespace cannbot::validator {
 namespace {
-
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 uint64_t StreamSeed(uint64_t seed, const std::string& stream) {
   uint64_t h = SplitMix64(seed);

@@ -168,6 +168,14 @@ std::string Gib(uint64_t bytes) {
   return text;
 }
 
+// Limits the process's group `dir` to `total` bytes for all its children together; on v2 it
+// also hands the memory controller down to them, without which their own limits do nothing.
+Status LimitProcessGroup(int version, const std::string& dir, uint64_t total) {
+  CANNBOT_RETURN_IF_ERROR(SetLimit(version, dir, total));
+  if (version == 2) return WriteControl(dir + "/cgroup.subtree_control", "+memory");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<MemoryCgroups> PrepareMemoryCgroups(const MemoryCgroupConfig& config) {
@@ -201,11 +209,7 @@ Result<MemoryCgroups> PrepareMemoryCgroups(const MemoryCgroupConfig& config) {
     const uint64_t total =
         static_cast<uint64_t>(static_cast<double>(AvailableMemory(version, own_dir)) *
                               config.machine_share);
-    Status limited = SetLimit(version, dir, total);
-    // v2: the children's groups get memory limits only where their parent hands it down.
-    if (limited.ok() && version == 2) {
-      limited = WriteControl(dir + "/cgroup.subtree_control", "+memory");
-    }
+    const Status limited = LimitProcessGroup(version, dir, total);
     if (!limited.ok()) {
       ::rmdir(dir.c_str());
       why = "cannot limit a memory cgroup: " + limited.message();
@@ -235,8 +239,7 @@ Result<std::unique_ptr<MemoryCgroup>> MemoryCgroup::Create(const MemoryCgroups& 
   if (!made && errno == ENOENT) {
     // The process's group was removed with an earlier copy of `groups`: make it again.
     made = ::mkdir(groups.dir.c_str(), 0755) == 0 &&
-           SetLimit(groups.version, groups.dir, groups.total_limit_bytes).ok() &&
-           (groups.version != 2 || WriteControl(groups.dir + "/cgroup.subtree_control", "+memory").ok()) &&
+           LimitProcessGroup(groups.version, groups.dir, groups.total_limit_bytes).ok() &&
            ::mkdir(group->dir_.c_str(), 0755) == 0;
   }
   if (!made) {

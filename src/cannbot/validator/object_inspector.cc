@@ -1,7 +1,5 @@
 #include "cannbot/validator/object_inspector.h"
 
-#include "cannbot/util/utf8.h"
-
 #include <elf.h>
 #include <link.h>
 
@@ -9,6 +7,7 @@
 #include <cstring>
 
 #include "cannbot/util/fs.h"
+#include "cannbot/util/utf8.h"
 
 namespace cannbot::validator {
 namespace {

@@ -14,13 +14,13 @@
 // a cheap fingerprint serves a wrong answer); one buffer position per data set, so a batch
 // calls the kernel once per position and never twice on the same inputs; and new inputs in
 // every round (drawn afresh from the op's distributions), so no answer can be reused across
-// rounds, not even by a cache keyed on the whole input or on structure old data keeps. Round 0 checks every output against
-// the reference. Every later round checks that inputs and guards are intact, compares the two
-// kernels' outputs at the op's tolerance (at sampled elements of every position; in some
-// rounds in full at one) and one position against the reference (in some rounds; in every
-// of every two rounds when the baseline is the user's, who may have written it with the
-// candidate); which ones is drawn after the calls, so a
-// kernel cannot tell a checked call from another. A disagreement is settled by the reference
+// rounds, not even by a cache keyed on the whole input or on structure old data keeps. Round
+// 0 checks every output against the reference. Every later round checks that inputs and
+// guards are intact, compares the two kernels' outputs at the op's tolerance (at sampled
+// elements of every position; in some rounds in full at one) and one position against the
+// reference (in some rounds; in one of every two when the baseline is the user's, who may
+// have written it with the candidate); which ones is drawn after the calls, so a kernel
+// cannot tell a checked call from another. A disagreement is settled by the reference
 // and blames the kernel that is wrong; a kernel that stops computing leaves the poison in
 // place.
 //

@@ -143,20 +143,21 @@ std::string CodeOnly(const std::string& source, std::vector<Literal>* literals) 
   return code;
 }
 
-// How a conditional's first branch depends on _OPENMP, which is never defined here:
-// +1 compiled only with it (`#ifdef _OPENMP`), -1 only without it, 0 something else.
 // Whether `code` #defines `name`.
 bool Defines(const std::string& code, const std::string& name) {
   const std::regex define("#\\s*define\\s+" + name + "\\b");
   return std::regex_search(code, define);
 }
 
+// How a conditional's first branch depends on _OPENMP (or a project's own OpenMP switch),
+// which is never defined here: +1 compiled only with it (`#ifdef _OPENMP`), -1 only without
+// it, 0 something else.
 int OpenmpCondition(const std::string& directive, std::string rest, const std::string& code) {
   rest.erase(std::remove_if(rest.begin(), rest.end(),
                             [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
              rest.end());
   // A project's own switch (USE_OPENMP, HAVE_OPENMP) is as undefined as _OPENMP unless the
-  // file defines it (`defined_macros`, checked by the caller).
+  // file defines it.
   const auto openmp_name = [&](const std::string& name) {
     const bool named = name == "_OPENMP" ||
                        (name.find("OPENMP") != std::string::npos &&
@@ -280,10 +281,10 @@ std::vector<SourceFinding> CheckSource(const std::string& source) {
       const bool call_like = !matched.empty() && matched.back() == '(';
       if (!CountsAsCall(code, at, rule, call_like)) continue;
       if (rule.skips_openmp_only_code) {  // a name the file defines as a macro is its own
-        const std::string name = it->str(0).substr(0, it->str(0).find_first_of(" \t("));
+        const std::string name = matched.substr(0, matched.find_first_of(" \t("));
         if (name.rfind("omp_", 0) == 0 && Defines(code, name)) continue;
       }
-      findings.push_back({rule.what, it->str(0).substr(0, 40), LineOf(code, at)});
+      findings.push_back({rule.what, matched.substr(0, 40), LineOf(code, at)});
       break;
     }
   }

@@ -1,16 +1,14 @@
 #include "cannbot/validator/validator.h"
 
-#include "cannbot/validator/timing_lock.h"
-
 #include <cmath>
-
-#include "cannbot/validator/edge_check.h"
 
 #include "cannbot/target/registry.h"
 #include "cannbot/util/fs.h"
 #include "cannbot/util/utf8.h"
+#include "cannbot/validator/edge_check.h"
 #include "cannbot/validator/inputs.h"
 #include "cannbot/validator/self_profile.h"
+#include "cannbot/validator/timing_lock.h"
 
 namespace cannbot::validator {
 
@@ -44,7 +42,6 @@ void MakeShowable(Verdict* verdict) {
     verdict->perf->edges.warning = ShowableText(verdict->perf->edges.warning, kShownReasonBytes);
   }
 }
-
 
 ValidatorConfig WithSandboxPolicy(ValidatorConfig config) {
   if (config.insecure_sandbox) {
